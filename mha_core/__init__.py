@@ -1,0 +1,30 @@
+"""Attention Lens core: pure computation (torch + numpy), no UI."""
+
+from .attention import AttentionTrace, MultiHeadAttention, causal_mask, padding_mask
+from .config import AttentionConfig, check_heads, valid_head_counts
+from .embed import embed_tokens, token_embedding
+from .pipeline import SentenceTrace, build_attention, run_attention
+from .positional import layout_permutation, sinusoidal_encoding, wavelengths
+from .tokenize import MAX_TOKENS, TokenizedText, split_words, word_tokenize
+
+__all__ = [
+    "MAX_TOKENS",
+    "AttentionConfig",
+    "AttentionTrace",
+    "MultiHeadAttention",
+    "SentenceTrace",
+    "TokenizedText",
+    "build_attention",
+    "causal_mask",
+    "check_heads",
+    "embed_tokens",
+    "layout_permutation",
+    "padding_mask",
+    "run_attention",
+    "sinusoidal_encoding",
+    "split_words",
+    "token_embedding",
+    "valid_head_counts",
+    "wavelengths",
+    "word_tokenize",
+]

@@ -1,0 +1,336 @@
+"""Multi-head attention that returns every intermediate it computes.
+
+Shapes: B batch, nh heads, Tq query tokens, Tk key tokens, C = d_model, hs = C / nh (= d_k).
+
+Conventions:
+- inputs are batch-first, (B, T, C); a (T, C) input is treated as B = 1;
+- `mask` is boolean and True where a query MAY attend to a key (as in
+  `F.scaled_dot_product_attention`), broadcastable to (B, nh, Tq, Tk); the string "causal"
+  builds the causal mask;
+- `key_padding_mask` is boolean (B, Tk) and True where a key is PADDING (as in
+  `nn.MultiheadAttention`).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from functools import cached_property
+
+import torch
+import torch.nn.functional as F
+from torch import nn
+
+from .config import SCORINGS, check_heads
+
+
+def causal_mask(t_q: int, t_k: int | None = None, device=None) -> torch.Tensor:
+    """(Tq, Tk) bool, True on and below the diagonal: token i may look at tokens 0..i."""
+    t_k = t_q if t_k is None else t_k
+    return torch.ones(t_q, t_k, dtype=torch.bool, device=device).tril()
+
+
+def padding_mask(lengths: list[int], t: int) -> torch.Tensor:
+    """(B, T) bool, True where a position is padding (at or past each sequence's length)."""
+    return torch.arange(t)[None, :] >= torch.tensor(lengths)[:, None]
+
+
+@dataclass(frozen=True, eq=False)
+class AttentionTrace:
+    """What one multi-head attention forward computed. All tensors are detached results."""
+
+    q: torch.Tensor  # (B, nh, Tq, hs)
+    k: torch.Tensor  # (B, nh, Tk, hs)
+    v: torch.Tensor  # (B, nh, Tk, hs)
+    logits: torch.Tensor  # (B, nh, Tq, Tk) scores * scale / temperature, -inf where masked
+    weights: torch.Tensor  # (B, nh, Tq, Tk) softmax(logits); empty rows are all 0
+    head_outputs: torch.Tensor  # (B, nh, Tq, hs) weights @ v, per head
+    concat: torch.Tensor  # (B, Tq, C) heads side by side
+    output: torch.Tensor  # (B, Tq, C) concat @ W_O^T + b_O
+    allowed: torch.Tensor | None  # (B|1, 1|nh, Tq, Tk) bool, True where attending is allowed
+    empty_rows: torch.Tensor  # (B, nh, Tq) bool, True for a query with no allowed key
+    scale_factor: float  # 1/sqrt(hs) when scaling, else 1
+    temperature: float
+    scoring: str  # "dot" or "additive"
+    dropped_weights: torch.Tensor | None = None  # (B, nh, Tq, Tk) after dropout, training only
+    additive_scores: torch.Tensor | None = field(default=None, repr=False)
+
+    @cached_property
+    def scores(self) -> torch.Tensor:
+        """(B, nh, Tq, Tk) raw scores: Q K^T for dot-product, v^T tanh(.) for additive."""
+        if self.additive_scores is not None:
+            return self.additive_scores
+        qf, kf = self.q.float(), self.k.float()
+        return qf @ kf.transpose(-2, -1)
+
+    @property
+    def scaled_scores(self) -> torch.Tensor:
+        """(B, nh, Tq, Tk) scores * scale_factor / temperature, before the mask."""
+        return self.scores * (self.scale_factor / self.temperature)
+
+    @property
+    def n_heads(self) -> int:
+        return self.q.shape[1]
+
+    @property
+    def mean_weights(self) -> torch.Tensor:
+        """(B, Tq, Tk) the weights averaged over heads."""
+        return self.weights.mean(dim=1)
+
+
+class MultiHeadAttention(nn.Module):
+    """Multi-head attention whose forward returns an `AttentionTrace`.
+
+    Parameter names and layout follow `torch.nn.MultiheadAttention` (in_proj_weight (3C, C),
+    in_proj_bias (3C,), out_proj), so `from_torch` is a plain state-dict copy.
+    """
+
+    def __init__(
+        self,
+        d_model: int,
+        n_heads: int,
+        *,
+        scale: bool = True,
+        scoring: str = "dot",
+        dropout: float = 0.0,
+        bias: bool = True,
+        kdim: int | None = None,
+        vdim: int | None = None,
+        seed: int | None = 0,
+    ) -> None:
+        super().__init__()
+        check_heads(d_model, n_heads)
+        if scoring not in SCORINGS:
+            raise ValueError(f"scoring must be one of {SCORINGS}, got {scoring!r}")
+        if not 0.0 <= dropout < 1.0:
+            raise ValueError(f"dropout must be in [0, 1), got {dropout!r}")
+        self.d_model, self.n_heads, self.head_dim = d_model, n_heads, d_model // n_heads
+        self.scale, self.scoring, self.dropout = scale, scoring, dropout
+        self.kdim = d_model if kdim is None else kdim
+        self.vdim = d_model if vdim is None else vdim
+        self._qkv_same_embed_dim = self.kdim == d_model and self.vdim == d_model
+        C = d_model
+        if self._qkv_same_embed_dim:
+            self.in_proj_weight = nn.Parameter(torch.empty(3 * C, C))
+        else:
+            self.q_proj_weight = nn.Parameter(torch.empty(C, C))
+            self.k_proj_weight = nn.Parameter(torch.empty(C, self.kdim))
+            self.v_proj_weight = nn.Parameter(torch.empty(C, self.vdim))
+        self.in_proj_bias = nn.Parameter(torch.zeros(3 * C)) if bias else None
+        self.out_proj = nn.Linear(C, C, bias=bias)
+        if scoring == "additive":
+            hs = self.head_dim
+            self.additive_q = nn.Parameter(torch.empty(n_heads, hs, hs))  # W_q per head
+            self.additive_k = nn.Parameter(torch.empty(n_heads, hs, hs))  # W_k per head
+            self.additive_v = nn.Parameter(torch.empty(n_heads, hs))  # v per head
+        self.reset_parameters(seed)
+
+    @torch.no_grad()
+    def reset_parameters(self, seed: int | None = 0) -> None:
+        """Xavier-uniform projections and zero biases (torch's scheme), from a seeded generator."""
+        g = torch.Generator()
+        if seed is None:
+            g.seed()
+        else:
+            g.manual_seed(seed)
+        if self._qkv_same_embed_dim:
+            nn.init.xavier_uniform_(self.in_proj_weight, generator=g)
+        else:
+            for w in (self.q_proj_weight, self.k_proj_weight, self.v_proj_weight):
+                nn.init.xavier_uniform_(w, generator=g)
+        nn.init.xavier_uniform_(self.out_proj.weight, generator=g)
+        if self.in_proj_bias is not None:
+            self.in_proj_bias.zero_()
+            self.out_proj.bias.zero_()
+        if self.scoring == "additive":
+            bound = 1.0 / math.sqrt(self.head_dim)
+            for p in (self.additive_q, self.additive_k, self.additive_v):
+                p.uniform_(-bound, bound, generator=g)
+
+    @classmethod
+    def from_torch(cls, module: nn.MultiheadAttention) -> MultiHeadAttention:
+        """Copy the weights of a `torch.nn.MultiheadAttention` (scaled dot-product)."""
+        if module.bias_k is not None or module.bias_v is not None or module.add_zero_attn:
+            raise ValueError("bias_k, bias_v and add_zero_attn are not supported")
+        ours = cls(
+            module.embed_dim,
+            module.num_heads,
+            dropout=module.dropout,
+            bias=module.in_proj_bias is not None,
+            kdim=module.kdim,
+            vdim=module.vdim,
+            seed=None,
+        )
+        p = next(module.parameters())
+        ours.to(device=p.device, dtype=p.dtype)
+        ours.load_state_dict(module.state_dict())
+        ours.train(module.training)
+        return ours
+
+    # --- weights in the math convention (X @ W), for teaching views -----------------------
+    def projection_weights(self) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+        """W_Q (C, C), W_K (kdim, C), W_V (vdim, C) such that Q = X @ W_Q + b_Q."""
+        if self._qkv_same_embed_dim:
+            wq, wk, wv = self.in_proj_weight.chunk(3, dim=0)
+        else:
+            wq, wk, wv = self.q_proj_weight, self.k_proj_weight, self.v_proj_weight
+        return wq.T, wk.T, wv.T
+
+    def projection_biases(self) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+        """b_Q, b_K, b_V, each (C,); zeros when the module has no bias."""
+        if self.in_proj_bias is None:
+            z = torch.zeros(self.d_model, dtype=self.out_proj.weight.dtype)
+            return z, z, z
+        bq, bk, bv = self.in_proj_bias.chunk(3)
+        return bq, bk, bv
+
+    # --- forward ----------------------------------------------------------------------------
+    def _project(
+        self, query: torch.Tensor, key: torch.Tensor, value: torch.Tensor, self_attn: bool
+    ) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+        C = self.d_model
+        b = self.in_proj_bias
+        bq, bk, bv = (None, None, None) if b is None else b.split(C)
+        if self._qkv_same_embed_dim:
+            W = self.in_proj_weight
+            if self_attn:
+                return F.linear(query, W, b).split(C, dim=-1)  # 3 x (B, T, C)
+            q = F.linear(query, W[:C], bq)
+            if key is value:
+                bkv = None if b is None else b[C:]
+                k, v = F.linear(key, W[C:], bkv).split(C, dim=-1)
+                return q, k, v
+            return q, F.linear(key, W[C : 2 * C], bk), F.linear(value, W[2 * C :], bv)
+        return (
+            F.linear(query, self.q_proj_weight, bq),
+            F.linear(key, self.k_proj_weight, bk),
+            F.linear(value, self.v_proj_weight, bv),
+        )
+
+    def _additive_scores(self, q: torch.Tensor, k: torch.Tensor) -> torch.Tensor:
+        qa = torch.einsum("bhtd,hde->bhte", q, self.additive_q.to(q.dtype))  # (B, nh, Tq, hs)
+        ka = torch.einsum("bhtd,hde->bhte", k, self.additive_k.to(k.dtype))  # (B, nh, Tk, hs)
+        feat = torch.tanh(qa[:, :, :, None, :] + ka[:, :, None, :, :])  # (B, nh, Tq, Tk, hs)
+        return torch.einsum("bhqke,he->bhqk", feat, self.additive_v.to(q.dtype))  # (B,nh,Tq,Tk)
+
+    def forward(
+        self,
+        query: torch.Tensor,
+        key: torch.Tensor | None = None,
+        value: torch.Tensor | None = None,
+        *,
+        mask: torch.Tensor | str | None = None,
+        key_padding_mask: torch.Tensor | None = None,
+        temperature: float = 1.0,
+    ) -> AttentionTrace:
+        self_attn = key is None and value is None
+        key = query if key is None else key
+        value = key if value is None else value
+        if query.dim() == 2:  # (T, C) -> (1, T, C)
+            query, key, value = query[None], key[None], value[None]
+            if self_attn:
+                key = value = query
+        if not (temperature > 0.0 and math.isfinite(temperature)):
+            raise ValueError(f"temperature must be a positive finite number, got {temperature}")
+        B, Tq, C = query.shape
+        Tk = key.shape[1]
+        if self.d_model != C:
+            raise ValueError(f"query has {C} features; this layer expects d_model={self.d_model}")
+        if value.shape[1] != Tk or value.shape[0] != key.shape[0]:
+            raise ValueError("key and value must have the same batch size and length")
+        nh, hs = self.n_heads, self.head_dim
+
+        q, k, v = self._project(query, key, value, self_attn)  # (B, T, C) each
+        q = q.view(B, Tq, nh, hs).transpose(1, 2)  # (B, nh, Tq, hs)
+        k = k.view(B, Tk, nh, hs).transpose(1, 2)  # (B, nh, Tk, hs)
+        v = v.view(B, Tk, nh, hs).transpose(1, 2)  # (B, nh, Tk, hs)
+
+        # half precision: scores and softmax in float32 (q.k overflows fp16 at 65504)
+        low = q.dtype in (torch.float16, torch.bfloat16)
+        qf, kf, vf = (q.float(), k.float(), v.float()) if low else (q, k, v)
+
+        additive = None
+        if self.scoring == "additive":
+            scale_factor = 1.0
+            additive = self._additive_scores(qf, kf)  # (B, nh, Tq, Tk)
+            att = additive / temperature if temperature != 1.0 else additive
+        else:
+            scale_factor = 1.0 / math.sqrt(hs) if self.scale else 1.0
+            s = scale_factor / temperature
+            # scale q (Tq x hs) instead of the scores (Tq x Tk): one small op, not a T x T pass
+            att = (qf * s if s != 1.0 else qf) @ kf.transpose(-2, -1)  # (B, nh, Tq, Tk)
+        if temperature < 1.0 or not math.isfinite(scale_factor / temperature):
+            big = torch.finfo(att.dtype).max  # a tiny temperature may overflow: clamp, never inf
+            att = torch.nan_to_num(att, nan=0.0, posinf=big, neginf=-big)
+
+        allowed = _combine_masks(mask, key_padding_mask, B, Tq, Tk, att.device)
+        empty = None
+        if allowed is not None:
+            att = att.masked_fill(~allowed, float("-inf"))  # (B, nh, Tq, Tk)
+            empty = ~allowed.any(dim=-1)  # (B|1, 1|nh, Tq)
+        weights = torch.softmax(att, dim=-1)  # (B, nh, Tq, Tk)
+        if empty is not None and bool(empty.any()):
+            weights = weights.masked_fill(empty[..., None], 0.0)  # no NaN for empty rows
+        empty_rows = (
+            torch.zeros(B, nh, Tq, dtype=torch.bool, device=att.device)
+            if empty is None
+            else empty.expand(B, nh, Tq)
+        )
+
+        used = weights
+        dropped = None
+        if self.training and self.dropout > 0.0:
+            used = dropped = F.dropout(weights, self.dropout, training=True)
+        y = used @ vf  # (B, nh, Tq, hs)
+        concat = y.transpose(1, 2).reshape(B, Tq, C)  # (B, Tq, C)
+        if low:
+            concat = concat.to(q.dtype)
+        output = self.out_proj(concat)  # (B, Tq, C)
+        return AttentionTrace(
+            q=q,
+            k=k,
+            v=v,
+            logits=att,
+            weights=weights,
+            head_outputs=y,
+            concat=concat,
+            output=output,
+            allowed=allowed,
+            empty_rows=empty_rows,
+            scale_factor=scale_factor,
+            temperature=float(temperature),
+            scoring=self.scoring,
+            dropped_weights=dropped,
+            additive_scores=additive,
+        )
+
+
+def _combine_masks(
+    mask: torch.Tensor | str | None,
+    key_padding_mask: torch.Tensor | None,
+    B: int,
+    Tq: int,
+    Tk: int,
+    device,
+) -> torch.Tensor | None:
+    """One boolean 'may attend' mask broadcastable to (B, nh, Tq, Tk), or None."""
+    allowed = None
+    if isinstance(mask, str):
+        if mask == "causal":
+            allowed = causal_mask(Tq, Tk, device)[None, None]  # (1, 1, Tq, Tk)
+        elif mask != "none":
+            raise ValueError(f"mask must be 'causal', 'none', a bool tensor or None; got {mask!r}")
+    elif mask is not None:
+        if mask.dtype != torch.bool:
+            raise ValueError("mask must be a bool tensor, True where attending is allowed")
+        allowed = mask
+        while allowed.dim() < 4:
+            allowed = allowed.unsqueeze(0)  # (Tq, Tk) -> (1, 1, Tq, Tk); (B, Tq, Tk) below
+        if mask.dim() == 3:
+            allowed = mask[:, None]  # (B, 1, Tq, Tk)
+    if key_padding_mask is not None:
+        if key_padding_mask.shape != (B, Tk):
+            raise ValueError(f"key_padding_mask must have shape (B, Tk) = {(B, Tk)}")
+        keep = ~key_padding_mask.bool()[:, None, None, :]  # (B, 1, 1, Tk)
+        allowed = keep if allowed is None else allowed & keep
+    return allowed
