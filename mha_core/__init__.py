@@ -5,13 +5,23 @@ from .config import AttentionConfig, check_heads, valid_head_counts
 from .embed import embed_tokens, token_embedding
 from .pipeline import SentenceTrace, build_attention, run_attention
 from .positional import layout_permutation, sinusoidal_encoding, wavelengths
-from .tokenize import MAX_TOKENS, TokenizedText, split_words, word_tokenize
+from .pretrained import PretrainedModel, PretrainedTrace, load_pretrained
+from .tokenize import (
+    MAX_TOKENS,
+    TokenizedText,
+    load_wordpiece,
+    split_words,
+    word_tokenize,
+    wordpiece_tokenize,
+)
 
 __all__ = [
     "MAX_TOKENS",
     "AttentionConfig",
     "AttentionTrace",
     "MultiHeadAttention",
+    "PretrainedModel",
+    "PretrainedTrace",
     "SentenceTrace",
     "TokenizedText",
     "build_attention",
@@ -19,6 +29,7 @@ __all__ = [
     "check_heads",
     "embed_tokens",
     "layout_permutation",
+    "load_pretrained",
     "padding_mask",
     "run_attention",
     "sinusoidal_encoding",
@@ -27,4 +38,6 @@ __all__ = [
     "valid_head_counts",
     "wavelengths",
     "word_tokenize",
+    "wordpiece_tokenize",
+    "load_wordpiece",
 ]

@@ -1,0 +1,14 @@
+"""Figure builders: numpy in, plotly Figure out. No streamlit, no torch."""
+
+from .heatmap import DEFAULT_PALETTE, DIVERGING, PALETTES, attention_heatmap, head_grid
+from .labels import escape_label, escape_labels
+
+__all__ = [
+    "DEFAULT_PALETTE",
+    "DIVERGING",
+    "PALETTES",
+    "attention_heatmap",
+    "escape_label",
+    "escape_labels",
+    "head_grid",
+]

@@ -1,0 +1,209 @@
+"""Attention heatmaps: numpy in, plotly Figure out.
+
+Rows are queries, columns are keys. Axes are numeric positions with `ticktext` set to the
+tokens, so a repeated token ("the cat saw the dog") keeps its own row and column.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import plotly.graph_objects as go
+from plotly.subplots import make_subplots
+
+from .labels import check_lengths, escape_label, escape_labels
+
+# Perceptually uniform and colour-blind safe; readable on light and dark backgrounds.
+PALETTES = ("Viridis", "Cividis", "Magma", "Blues")
+DEFAULT_PALETTE = "Viridis"
+DIVERGING = "RdBu_r"  # for signed values (scores, encodings); blue/red is colour-blind safe
+
+# Above this many cells per figure, hover says positions only (no per-cell token strings).
+HOVER_TOKEN_CELLS = 40_000
+
+
+def _cell_tokens(q_tokens, k_tokens) -> np.ndarray:
+    """(Tq, Tk, 2) escaped query and key token for every cell, for the hover text."""
+    q = np.asarray(escape_labels(q_tokens), dtype=object)
+    k = np.asarray(escape_labels(k_tokens), dtype=object)
+    out = np.empty((len(q), len(k), 2), dtype=object)
+    out[:, :, 0] = q[:, None]
+    out[:, :, 1] = k[None, :]
+    return out
+
+
+def _hovertemplate(value_label: str, with_tokens: bool, fmt: str) -> str:
+    if with_tokens:
+        who = "query %{y}: %{customdata[0]}<br>key %{x}: %{customdata[1]}"
+    else:
+        who = "query %{y}<br>key %{x}"
+    return f"{who}<br>{escape_label(value_label)} = %{{z:{fmt}}}<extra></extra>"
+
+
+def heatmap_trace(
+    matrix: np.ndarray,
+    q_tokens,
+    k_tokens,
+    *,
+    zmin: float | None,
+    zmax: float | None,
+    colorscale: str = DEFAULT_PALETTE,
+    value_label: str = "weight",
+    showscale: bool = True,
+    coloraxis: str | None = None,
+    customdata: np.ndarray | None = None,
+    fmt: str = ".6f",
+) -> go.Heatmap:
+    """One heatmap trace of a (Tq, Tk) matrix with token hover text."""
+    matrix = np.asarray(matrix, dtype=np.float32)
+    check_lengths(matrix.shape, q_tokens, k_tokens)
+    with_tokens = matrix.size <= HOVER_TOKEN_CELLS
+    if with_tokens and customdata is None:
+        customdata = _cell_tokens(q_tokens, k_tokens)
+    kw = {"coloraxis": coloraxis} if coloraxis else {"colorscale": colorscale, "zmin": zmin}
+    if not coloraxis:
+        kw.update(zmax=zmax, showscale=showscale)
+    return go.Heatmap(
+        z=matrix,
+        x=np.arange(matrix.shape[1]),
+        y=np.arange(matrix.shape[0]),
+        customdata=customdata if with_tokens else None,
+        hovertemplate=_hovertemplate(value_label, with_tokens, fmt),
+        xgap=0,
+        ygap=0,
+        **kw,
+    )
+
+
+def _axis_ticks(tokens, *, show: bool = True) -> dict:
+    n = len(tokens)
+    return {
+        "tickmode": "array",
+        "tickvals": list(range(n)),
+        "ticktext": escape_labels(tokens),
+        "showticklabels": show,
+        "range": [-0.5, n - 0.5],
+        "showgrid": False,
+        "zeroline": False,
+        "automargin": True,
+        "tickfont": {"size": 11 if n <= 24 else 9 if n <= 48 else 7},
+    }
+
+
+def _y_axis_ticks(tokens, *, show: bool = True) -> dict:
+    ax = _axis_ticks(tokens, show=show)
+    ax["range"] = [len(tokens) - 0.5, -0.5]  # first query at the top
+    return ax
+
+
+def style(fig: go.Figure, *, height: int, title: str | None = None) -> go.Figure:
+    """Transparent background so the page theme (light or dark) shows through."""
+    fig.update_layout(
+        height=height,
+        margin={"l": 10, "r": 10, "t": 60 if title else 30, "b": 10},
+        paper_bgcolor="rgba(0,0,0,0)",
+        plot_bgcolor="rgba(0,0,0,0)",
+        title={"text": escape_label(title)} if title else None,
+    )
+    return fig
+
+
+def attention_heatmap(
+    matrix: np.ndarray,
+    q_tokens,
+    k_tokens=None,
+    *,
+    title: str | None = None,
+    colorscale: str = DEFAULT_PALETTE,
+    zmin: float | None = 0.0,
+    zmax: float | None = None,
+    value_label: str = "weight",
+    x_title: str = "key",
+    y_title: str = "query",
+    height: int | None = None,
+    fmt: str = ".6f",
+) -> go.Figure:
+    """One (Tq, Tk) matrix as a heatmap with tokens on both axes."""
+    k_tokens = q_tokens if k_tokens is None else k_tokens
+    matrix = np.asarray(matrix, dtype=np.float32)
+    if zmax is None:
+        zmax = float(np.nanmax(matrix)) if matrix.size else 1.0
+    fig = go.Figure(
+        heatmap_trace(
+            matrix,
+            q_tokens,
+            k_tokens,
+            zmin=zmin,
+            zmax=zmax,
+            colorscale=colorscale,
+            value_label=value_label,
+            fmt=fmt,
+        )
+    )
+    fig.update_xaxes(title_text=escape_label(x_title), side="bottom", **_axis_ticks(k_tokens))
+    fig.update_yaxes(title_text=escape_label(y_title), **_y_axis_ticks(q_tokens))
+    side = max(320, min(720, 60 + 22 * len(q_tokens)))
+    return style(fig, height=height or side, title=title)
+
+
+def head_grid(
+    weights: np.ndarray,
+    q_tokens,
+    k_tokens=None,
+    *,
+    titles: list[str] | None = None,
+    shared_scale: bool = True,
+    colorscale: str = DEFAULT_PALETTE,
+    cols: int | None = None,
+    value_label: str = "weight",
+    zmin: float | None = 0.0,
+) -> go.Figure:
+    """All heads (nh, Tq, Tk) in one figure, one subplot each.
+
+    shared_scale=True: one colour bar from 0 to the largest weight of any head, so heads are
+    comparable; False: every head stretched to its own range (patterns in weak heads show).
+    """
+    weights = np.asarray(weights, dtype=np.float32)
+    if weights.ndim != 3:
+        raise ValueError(f"weights must be (heads, Tq, Tk), got shape {weights.shape}")
+    k_tokens = q_tokens if k_tokens is None else k_tokens
+    check_lengths(weights.shape, q_tokens, k_tokens)
+    nh, t_q, t_k = weights.shape
+    titles = titles or [f"head {h}" for h in range(nh)]
+    if len(titles) != nh:
+        raise ValueError(f"{nh} heads but {len(titles)} titles")
+    cols = cols or min(nh, 4 if max(t_q, t_k) <= 24 else 2 if max(t_q, t_k) <= 48 else 1)
+    rows = math.ceil(nh / cols)
+    fig = make_subplots(
+        rows=rows,
+        cols=cols,
+        subplot_titles=escape_labels(titles),
+        horizontal_spacing=0.36 / cols if cols > 1 else 0.0,
+        vertical_spacing=min(0.25 / rows, 0.12) if rows > 1 else 0.0,
+    )
+    customdata = _cell_tokens(q_tokens, k_tokens) if t_q * t_k * nh <= HOVER_TOKEN_CELLS else None
+    gmax = float(np.nanmax(weights)) if weights.size else 1.0
+    for h in range(nh):
+        r, c = divmod(h, cols)
+        zmax = gmax if shared_scale else float(np.nanmax(weights[h])) if weights[h].size else 1.0
+        tr = heatmap_trace(
+            weights[h],
+            q_tokens,
+            k_tokens,
+            zmin=zmin,
+            zmax=zmax,
+            colorscale=colorscale,
+            value_label=value_label,
+            showscale=shared_scale and h == 0,
+            customdata=customdata,
+        )
+        if customdata is None:
+            tr.update(customdata=None, hovertemplate=_hovertemplate(value_label, False, ".6f"))
+        tr.update(name=escape_label(titles[h]))
+        fig.add_trace(tr, row=r + 1, col=c + 1)
+        fig.update_xaxes(_axis_ticks(k_tokens), row=r + 1, col=c + 1)
+        fig.update_yaxes(_y_axis_ticks(q_tokens), row=r + 1, col=c + 1)
+    cell = 16 if max(t_q, t_k) > 24 else 26
+    per_row = max(220, 90 + cell * t_q)
+    return style(fig, height=min(60 + rows * per_row, 6000))
