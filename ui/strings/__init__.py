@@ -7,10 +7,14 @@ exists in both languages and that the format placeholders agree.
 
 from __future__ import annotations
 
-from . import common, home
+import importlib
+import pkgutil
 
 LANGS = {"en": "English", "zh": "中文"}
-_MODULES = (common, home)
+# every module of this package is one page's table (common.py, home.py, scaling.py, ...)
+_MODULES = tuple(
+    importlib.import_module(f"{__name__}.{m.name}") for m in pkgutil.iter_modules(__path__)
+)
 
 
 def _merge(attr: str) -> dict[str, str]:
