@@ -1,9 +1,13 @@
 """Home: type a sentence, see every head's attention weights."""
 
+import math
+from functools import partial
+
+import pandas as pd
 import streamlit as st
 
 import viz
-from ui import cache, state, widgets
+from ui import cache, cache_home, state, widgets
 from ui.i18n import t
 from ui.sidebar import url_notice
 
@@ -56,3 +60,51 @@ mean_fig = viz.attention_heatmap(
     y_title=t("home.query"),
 )
 widgets.plot(mean_fig, key="home.mean_fig")
+
+# --- statistics -------------------------------------------------------------------------
+head_stats, kinds, similarity = cache_home.stats(tuple(tokens), config)
+st.subheader(t("home.stats"))
+st.caption(t("home.stats_caption", max_entropy=math.log(len(tokens))))
+table = pd.DataFrame(
+    {t(f"home.col.{name}"): values for name, values in head_stats.as_dict().items()},
+    index=pd.Index([t("home.head_title", h=h) for h in range(settings.n_heads)]),
+)
+table[t("home.col.kind")] = [t(f"home.kind.{k}") for k in kinds]
+st.dataframe(table.style.format(precision=4, na_rep="–"), width="stretch", key="home.stats_table")
+
+st.subheader(t("home.similarity"))
+st.caption(t("home.similarity_caption"))
+sim_fig = viz.attention_heatmap(
+    similarity,
+    titles,
+    zmin=0.0,
+    zmax=1.0,
+    colorscale=palette,
+    value_label=t("home.similarity_value"),
+    x_title="",
+    y_title="",
+    height=max(300, 60 + 40 * settings.n_heads),
+    fmt=".4f",
+)
+widgets.plot(sim_fig, key="home.similarity_fig")
+
+# --- downloads --------------------------------------------------------------------------
+st.subheader(t("home.downloads"))
+d1, d2 = st.columns(2)
+d1.download_button(
+    t("home.download_csv"),
+    data=partial(cache_home.csv_bytes, tuple(tokens), config),
+    file_name="attention_weights.csv",
+    mime="text/csv",
+    on_click="ignore",
+    key="home.download_csv",
+)
+d2.download_button(
+    t("home.download_json"),
+    data=partial(cache_home.json_bytes, tuple(tokens), config),
+    file_name="attention_trace.json",
+    mime="application/json",
+    on_click="ignore",
+    key="home.download_json",
+)
+st.caption(t("home.download_help"))

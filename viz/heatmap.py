@@ -20,7 +20,7 @@ DEFAULT_PALETTE = "Viridis"
 DIVERGING = "RdBu_r"  # for signed values (scores, encodings); blue/red is colour-blind safe
 
 # Above this many cells per figure, hover says positions only (no per-cell token strings).
-HOVER_TOKEN_CELLS = 40_000
+HOVER_TOKEN_CELLS = 70_000
 
 
 def _cell_tokens(q_tokens, k_tokens) -> np.ndarray:
@@ -173,7 +173,9 @@ def head_grid(
     titles = titles or [f"head {h}" for h in range(nh)]
     if len(titles) != nh:
         raise ValueError(f"{nh} heads but {len(titles)} titles")
-    cols = cols or min(nh, 4 if max(t_q, t_k) <= 24 else 2 if max(t_q, t_k) <= 48 else 1)
+    longest = max(t_q, t_k)
+    auto = 4 if longest <= 10 else 3 if longest <= 20 else 2 if longest <= 40 else 1
+    cols = cols or min(nh, auto)
     rows = math.ceil(nh / cols)
     fig = make_subplots(
         rows=rows,
@@ -204,6 +206,6 @@ def head_grid(
         fig.add_trace(tr, row=r + 1, col=c + 1)
         fig.update_xaxes(_axis_ticks(k_tokens), row=r + 1, col=c + 1)
         fig.update_yaxes(_y_axis_ticks(q_tokens), row=r + 1, col=c + 1)
-    cell = 16 if max(t_q, t_k) > 24 else 26
-    per_row = max(220, 90 + cell * t_q)
-    return style(fig, height=min(60 + rows * per_row, 6000))
+    # about square cells in a ~1000 px wide page: a subplot is ~1000/cols wide
+    per_row = int(min(1000 / cols, 40 + 28 * t_q) * t_q / max(t_k, 1)) + 70
+    return style(fig, height=60 + rows * max(per_row, 200))

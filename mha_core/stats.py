@@ -1,0 +1,130 @@
+"""Head statistics: what kind of head is this?
+
+All functions take attention weights (nh, Tq, Tk) (one sentence) as a numpy array or tensor and
+return numpy results. Rows that are all zero (fully masked queries) are left out of every mean.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+_EPS = 1e-12
+
+
+def _as_numpy(weights) -> np.ndarray:
+    w = weights.detach().cpu().numpy() if hasattr(weights, "detach") else np.asarray(weights)
+    w = w.astype(np.float64)
+    if w.ndim != 3:
+        raise ValueError(f"weights must be (heads, Tq, Tk), got shape {w.shape}")
+    return w
+
+
+def _row_mean(values: np.ndarray, valid: np.ndarray) -> np.ndarray:
+    """Mean over query rows (axis 1) of (nh, Tq) values, counting only valid rows."""
+    n = valid.sum(axis=1)
+    total = np.where(valid, values, 0.0).sum(axis=1)
+    return np.divide(total, n, out=np.full(values.shape[0], np.nan), where=n > 0)
+
+
+@dataclass(frozen=True)
+class HeadStats:
+    """One value per head, each a mean over the query rows that attend somewhere."""
+
+    entropy: np.ndarray  # (nh,) nats; 0 = one key only, log(Tk) = uniform
+    max_weight: np.ndarray  # (nh,) the largest weight in a row
+    mean_distance: np.ndarray  # (nh,) sum_j w_ij |i - j|, in tokens (short vs long range)
+    self_share: np.ndarray  # (nh,) w_ii
+    prev_share: np.ndarray  # (nh,) w_i,i-1 (rows i >= 1)
+    first_share: np.ndarray  # (nh,) w_i,0
+
+    @property
+    def n_heads(self) -> int:
+        return len(self.entropy)
+
+    def as_dict(self) -> dict[str, np.ndarray]:
+        return {
+            "entropy": self.entropy,
+            "max_weight": self.max_weight,
+            "mean_distance": self.mean_distance,
+            "self_share": self.self_share,
+            "prev_share": self.prev_share,
+            "first_share": self.first_share,
+        }
+
+
+def head_stats(weights) -> HeadStats:
+    """Statistics of every head of a self-attention pattern (nh, T, T)."""
+    w = _as_numpy(weights)  # (nh, T, T)
+    nh, t_q, t_k = w.shape
+    if t_q != t_k:
+        raise ValueError("head statistics need self-attention (a square pattern)")
+    T = t_q
+    valid = w.sum(axis=-1) > 0.5  # (nh, T) rows that attend somewhere
+    ent = -(w * np.log(np.clip(w, _EPS, None))).sum(axis=-1)  # (nh, T)
+    pos = np.arange(T)
+    dist = np.abs(pos[:, None] - pos[None, :])  # (T, T)
+    mean_dist = (w * dist[None]).sum(axis=-1)  # (nh, T)
+    diag = np.diagonal(w, axis1=1, axis2=2)  # (nh, T)
+    prev = np.diagonal(w, offset=-1, axis1=1, axis2=2)  # (nh, T-1), rows 1..T-1
+    return HeadStats(
+        entropy=_row_mean(ent, valid),
+        max_weight=_row_mean(w.max(axis=-1), valid),
+        mean_distance=_row_mean(mean_dist, valid),
+        self_share=_row_mean(diag, valid),
+        prev_share=_row_mean(prev, valid[:, 1:]) if T > 1 else np.full(nh, np.nan),
+        first_share=_row_mean(w[:, :, 0], valid),
+    )
+
+
+def head_similarity(weights) -> np.ndarray:
+    """(nh, nh) similarity of heads' patterns: 1 - Jensen-Shannon divergence (bits).
+
+    Averaged over the query rows both heads use. 1 = the same distribution on every row,
+    0 = no key in common on any row.
+    """
+    w = _as_numpy(weights)  # (nh, Tq, Tk)
+    nh = w.shape[0]
+    valid = w.sum(axis=-1) > 0.5  # (nh, Tq)
+    p = w[:, None]  # (nh, 1, Tq, Tk)
+    q = w[None, :]  # (1, nh, Tq, Tk)
+    m = 0.5 * (p + q)  # (nh, nh, Tq, Tk)
+
+    def kl(a, b):
+        return (a * (np.log2(np.clip(a, _EPS, None)) - np.log2(np.clip(b, _EPS, None)))).sum(-1)
+
+    js = 0.5 * kl(p, m) + 0.5 * kl(q, m)  # (nh, nh, Tq)
+    both = valid[:, None] & valid[None, :]  # (nh, nh, Tq)
+    n = both.sum(-1)
+    total = np.where(both, js, 0).sum(-1)  # (nh, nh)
+    sim = 1.0 - np.divide(total, n, out=np.full((nh, nh), np.nan), where=n > 0)
+    return np.clip(sim, 0.0, 1.0)
+
+
+def head_kinds(
+    stats: HeadStats, n_keys: int, *, share: float = 0.5, broad: float = 0.9
+) -> list[str]:
+    """A one-word reading of each head: "self", "prev", "first", "broad" or "mixed".
+
+    A head is "self"/"prev"/"first" when on average at least `share` of a row's weight goes
+    there (largest wins); "broad" when its entropy is at least `broad` x ln(n_keys), the
+    entropy of a uniform row; otherwise "mixed".
+    """
+    kinds = []
+    max_ent = np.log(n_keys) if n_keys > 1 else 0.0
+    for h in range(stats.n_heads):
+        shares = {
+            "self": stats.self_share[h],
+            "prev": stats.prev_share[h],
+            "first": stats.first_share[h],
+        }
+        shares = {k: v for k, v in shares.items() if np.isfinite(v)}
+        best = max(shares, key=shares.get) if shares else None
+        if best is not None and shares[best] >= share:
+            kinds.append(best)
+        elif max_ent > 0 and stats.entropy[h] >= broad * max_ent:
+            kinds.append("broad")
+        else:
+            kinds.append("mixed")
+    return kinds

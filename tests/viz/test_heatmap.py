@@ -1,0 +1,117 @@
+import numpy as np
+import plotly.graph_objects as go
+import pytest
+
+from viz import DEFAULT_PALETTE, attention_heatmap, escape_label, head_grid
+
+MARKUP = [
+    "<b>x</b>",
+    '<a href="https://example.com">x</a>',
+    "<img src=x onerror=alert(1)>",
+    '<span style="font-size:400px">W</span>',
+    "a & b",
+    '"quoted"',
+]
+
+
+def _weights(nh, tq, tk, seed=0):
+    rng = np.random.default_rng(seed)
+    w = rng.random((nh, tq, tk))
+    return (w / w.sum(-1, keepdims=True)).astype(np.float32)
+
+
+def test_escape_label():
+    assert escape_label("<b>x</b>") == "&lt;b&gt;x&lt;/b&gt;"
+    assert escape_label("a & b") == "a &amp; b"
+    assert escape_label('"q"') == '"q"'  # Plotly shows &quot; literally: quotes stay as they are
+    assert escape_label("plain") == "plain"
+
+
+def test_repeated_tokens_keep_their_own_rows():
+    tokens = ["the", "cat", "saw", "the", "dog"]
+    fig = head_grid(_weights(2, 5, 5), tokens)
+    assert len(fig.data) == 2
+    for i in (1, 2):
+        suffix = "" if i == 1 else str(i)
+        xa, ya = fig.layout[f"xaxis{suffix}"], fig.layout[f"yaxis{suffix}"]
+        assert list(xa.tickvals) == list(range(5)) and list(xa.ticktext) == tokens
+        assert list(ya.tickvals) == list(range(5)) and list(ya.ticktext) == tokens
+    for tr in fig.data:
+        assert tr.z.shape == (5, 5)
+        assert list(tr.x) == list(range(5)) and list(tr.y) == list(range(5))
+
+
+@pytest.mark.parametrize("nh", [1, 3, 4, 8, 16])
+def test_one_heatmap_per_head_with_exact_values(nh):
+    w = _weights(nh, 6, 6, seed=nh)
+    fig = head_grid(w, [f"t{i}" for i in range(6)])
+    heatmaps = [d for d in fig.data if isinstance(d, go.Heatmap)]
+    assert len(heatmaps) == nh
+    for h, tr in enumerate(heatmaps):
+        np.testing.assert_array_equal(np.asarray(tr.z), w[h])
+        assert "%{z:.6f}" in tr.hovertemplate
+        assert tr.customdata[2][4][0] == "t2" and tr.customdata[2][4][1] == "t4"
+    assert [a.text for a in fig.layout.annotations] == [f"head {h}" for h in range(nh)]
+
+
+def test_shared_and_per_head_scale():
+    w = _weights(3, 4, 4)
+    w[1] *= 0.1
+    shared = head_grid(w, list("abcd"), shared_scale=True)
+    per = head_grid(w, list("abcd"), shared_scale=False)
+    gmax = float(w.max())
+    assert all(tr.zmax == pytest.approx(gmax) for tr in shared.data)
+    assert [bool(tr.showscale) for tr in shared.data] == [True, False, False]
+    for h, tr in enumerate(per.data):
+        assert tr.zmax == pytest.approx(float(w[h].max()))
+    assert shared.data[0].colorscale == go.Heatmap(colorscale=DEFAULT_PALETTE).colorscale
+
+
+def test_markup_is_escaped_everywhere():
+    tokens = MARKUP
+    n = len(tokens)
+    fig = head_grid(_weights(2, n, n), tokens, titles=["<b>head</b>", "h1"])
+    xa = fig.layout.xaxis
+    assert list(xa.ticktext) == [escape_label(t) for t in tokens]
+    assert fig.layout.annotations[0].text == "&lt;b&gt;head&lt;/b&gt;"
+    flat = [c for row in fig.data[0].customdata for cell in row for c in cell]
+    assert not any("<" in c or ">" in c for c in flat)
+    assert "&quot;" not in fig.to_json()  # no entity that Plotly would show literally
+    single = attention_heatmap(_weights(1, n, n)[0], tokens, title="<i>t</i>")
+    assert single.layout.title.text == "&lt;i&gt;t&lt;/i&gt;"
+    assert list(single.layout.yaxis.ticktext) == [escape_label(t) for t in tokens]
+
+
+def test_rectangular_cross_attention_labels():
+    w = _weights(2, 3, 5)
+    fig = head_grid(w, ["a", "b", "c"], ["v", "w", "x", "y", "z"])
+    assert list(fig.layout.xaxis.ticktext) == ["v", "w", "x", "y", "z"]
+    assert list(fig.layout.yaxis.ticktext) == ["a", "b", "c"]
+
+
+def test_label_count_mismatch_is_refused():
+    with pytest.raises(ValueError, match="labels"):
+        head_grid(_weights(2, 3, 3), ["a", "b"])
+    with pytest.raises(ValueError, match="heads"):
+        head_grid(_weights(2, 3, 3)[0], ["a", "b", "c"])
+
+
+def test_page_limit_keeps_token_hover_and_bounded_payload():
+    n = 64  # the home page's token limit, at its largest head count
+    fig = head_grid(_weights(16, n, n), [f"word{i}" for i in range(n)])
+    assert fig.data[0].customdata[63][0][0] == "word63"
+    assert len(fig.to_json()) < 2_500_000
+
+
+def test_large_input_drops_per_cell_hover_strings():
+    n = 128
+    fig = head_grid(_weights(12, n, n), [f"w{i}" for i in range(n)])
+    assert fig.data[0].customdata is None
+    assert "query %{y}" in fig.data[0].hovertemplate and "%{z:.6f}" in fig.data[0].hovertemplate
+    assert len(fig.to_json()) < 3_000_000
+
+
+def test_transparent_background_for_both_themes():
+    fig = attention_heatmap(_weights(1, 2, 2)[0], ["a", "b"])
+    assert fig.layout.paper_bgcolor == "rgba(0,0,0,0)"
+    assert fig.layout.plot_bgcolor == "rgba(0,0,0,0)"

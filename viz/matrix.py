@@ -1,0 +1,248 @@
+"""Small matrix figures for the step-by-step view: numpy in, plotly Figure out.
+
+A matrix is drawn on numeric axes (so repeated tokens keep their own rows), with token labels as
+tick text, the exact value of every cell on hover, optional values printed in small matrices, and
+outlines that follow the chosen query row (or a head's block of columns) through the steps.
+Cells that are -inf (masked scores) are drawn empty and say "-∞" on hover.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+import plotly.graph_objects as go
+
+from .heatmap import DEFAULT_PALETTE, DIVERGING, style
+from .labels import escape_label, escape_labels
+
+HOVER_LABEL_CELLS = 20_000  # above this, hover names positions only (no per-cell label strings)
+TEXT_CELLS = 160  # print values in the cells of matrices up to this many cells ...
+TEXT_COLS = 16  # ... and up to this many columns
+HOVER_FMT = ".7~g"  # float32 carries about 7 significant digits
+CELL_FMT = ".2f"
+MINUS_INF = "−∞"
+# Outline of a highlighted row / block: a dark line with a light core reads on every palette
+# (light and dark cells, light and dark theme).
+OUTLINE_DARK = "#111111"
+OUTLINE_LIGHT = "#ffffff"
+
+
+def _axis(labels: Sequence[str] | None, n: int, start: int, *, reverse: bool) -> dict:
+    """Numeric positions start..start+n-1; token labels as tick text when given."""
+    ax: dict = {"showgrid": False, "zeroline": False, "automargin": True}
+    lo, hi = start - 0.5, start + n - 0.5
+    ax["range"] = [hi, lo] if reverse else [lo, hi]
+    if labels is not None:
+        ax.update(
+            tickmode="array",
+            tickvals=list(range(start, start + n)),
+            ticktext=escape_labels(labels),
+            tickfont={"size": 11 if n <= 24 else 9 if n <= 48 else 7},
+        )
+    elif n <= 16:
+        ax.update(tickmode="linear", tick0=start, dtick=1)
+    return ax
+
+
+def _names(labels: Sequence[str] | None, n: int, start: int) -> np.ndarray:
+    """Escaped hover names: "3: saw" for token labels, "12" for plain positions."""
+    if labels is None:
+        return np.array([str(start + i) for i in range(n)], dtype=object)
+    return np.array(
+        [f"{start + i}: {lab}" for i, lab in enumerate(escape_labels(labels))], dtype=object
+    )
+
+
+def _fmt(value: float, spec: str) -> str:
+    if np.isnan(value):
+        return ""
+    if np.isinf(value):
+        return MINUS_INF if value < 0 else "+∞"
+    return format(float(value), spec.replace("~", ""))
+
+
+def _outline(fig: go.Figure, x0: float, x1: float, y0: float, y1: float) -> None:
+    for color, width in ((OUTLINE_DARK, 4), (OUTLINE_LIGHT, 1.5)):
+        fig.add_shape(
+            type="rect",
+            x0=x0,
+            x1=x1,
+            y0=y0,
+            y1=y1,
+            line={"color": color, "width": width},
+            fillcolor="rgba(0,0,0,0)",
+            layer="above",
+        )
+
+
+def matrix_heatmap(
+    matrix: np.ndarray,
+    row_labels: Sequence[str] | None = None,
+    col_labels: Sequence[str] | None = None,
+    *,
+    row_start: int = 0,
+    col_start: int = 0,
+    title: str | None = None,
+    row_title: str = "",
+    col_title: str = "",
+    value_label: str = "value",
+    colorscale: str = DIVERGING,
+    signed: bool = True,
+    zmin: float | None = None,
+    zmax: float | None = None,
+    highlight_row: int | None = None,
+    highlight_rows: tuple[int, int] | None = None,
+    highlight_cols: tuple[int, int] | None = None,
+    cell_values: bool | None = None,
+    height: int | None = None,
+) -> go.Figure:
+    """A (rows, cols) matrix as a heatmap with exact values on hover.
+
+    row_labels / col_labels: one (user-derived, escaped here) label per row / column, or None for
+    plain positions. row_start / col_start: the index of the first row / column shown, when the
+    matrix is a window of a larger one (axes and hover then give the original positions).
+    signed=True centres a diverging palette on 0 (scores, projections); otherwise the colour
+    runs from zmin (0 by default) to the largest value (weights).
+    highlight_row: outline this row (an index into `matrix`, not counting row_start).
+    highlight_rows / highlight_cols: outline the block [start, stop) of rows / columns.
+    cell_values: print the values in the cells (None: only for small matrices).
+    """
+    m = np.asarray(matrix, dtype=np.float64)
+    if m.ndim == 1:
+        m = m[None, :]
+    if m.ndim != 2:
+        raise ValueError(f"matrix must be 2-D, got shape {m.shape}")
+    n_rows, n_cols = m.shape
+    if row_labels is not None and len(row_labels) != n_rows:
+        raise ValueError(f"matrix has {n_rows} rows but got {len(row_labels)} row labels")
+    if col_labels is not None and len(col_labels) != n_cols:
+        raise ValueError(f"matrix has {n_cols} columns but got {len(col_labels)} column labels")
+    if highlight_row is not None and not 0 <= highlight_row < n_rows:
+        raise ValueError(f"highlight_row {highlight_row} is outside the {n_rows} rows")
+
+    finite = np.isfinite(m)
+    z = np.where(finite, m, np.nan)  # -inf (masked) -> gap
+    vals = z[finite] if finite.any() else np.zeros(1)
+    if signed:
+        bound = float(np.max(np.abs(vals))) or 1.0
+        zmin = -bound if zmin is None else zmin
+        zmax = bound if zmax is None else zmax
+    else:
+        zmin = 0.0 if zmin is None else zmin
+        zmax = (float(vals.max()) or 1.0) if zmax is None else zmax
+
+    cells = m.size
+    with_names = cells <= HOVER_LABEL_CELLS
+    if cell_values is None:
+        cell_values = cells <= TEXT_CELLS and n_cols <= TEXT_COLS
+    cell_values = cell_values and with_names  # printed values ride on the per-cell labels
+    who = (
+        f"{escape_label(row_title)} %{{customdata[0]}}<br>{escape_label(col_title)} "
+        "%{customdata[1]}"
+        if with_names
+        else f"{escape_label(row_title)} %{{y}}<br>{escape_label(col_title)} %{{x}}"
+    )
+    kw: dict = {}
+    value = f"%{{z:{HOVER_FMT}}}"
+    if not finite.all():  # the hover of a gap has no z: spell every value out
+        kw["text"] = np.vectorize(lambda v: _fmt(v, HOVER_FMT), otypes=[object])(m)
+        value = "%{text}"
+    if with_names:
+        channels = [
+            np.broadcast_to(_names(row_labels, n_rows, row_start)[:, None], m.shape),
+            np.broadcast_to(_names(col_labels, n_cols, col_start)[None, :], m.shape),
+        ]
+        if cell_values:
+            channels.append(np.vectorize(lambda v: _fmt(v, CELL_FMT), otypes=[object])(m))
+            kw["texttemplate"] = "%{customdata[2]}"
+            kw["textfont"] = {"size": 11 if n_cols <= 10 else 9}
+        kw["customdata"] = np.stack(channels, axis=-1)
+    fig = go.Figure(
+        go.Heatmap(
+            z=z.astype(np.float32),
+            x=np.arange(col_start, col_start + n_cols),
+            y=np.arange(row_start, row_start + n_rows),
+            colorscale=colorscale,
+            zmin=zmin,
+            zmax=zmax,
+            zmid=0.0 if signed else None,
+            hoverongaps=True,
+            hovertemplate=f"{who}<br>{escape_label(value_label)} = {value}<extra></extra>",
+            colorbar={"thickness": 12, "len": 1.0 if n_rows > 6 else 1.4},
+            **kw,
+        )
+    )
+    fig.update_xaxes(
+        title_text=escape_label(col_title), **_axis(col_labels, n_cols, col_start, reverse=False)
+    )
+    fig.update_yaxes(
+        title_text=escape_label(row_title), **_axis(row_labels, n_rows, row_start, reverse=True)
+    )
+    x0, x1 = col_start - 0.5, col_start + n_cols - 0.5
+    y0, y1 = row_start - 0.5, row_start + n_rows - 0.5
+    if highlight_row is not None:
+        r = row_start + highlight_row
+        _outline(fig, x0, x1, r - 0.5, r + 0.5)
+    if highlight_rows is not None:
+        a, b = max(highlight_rows[0], row_start), min(highlight_rows[1], row_start + n_rows)
+        if a < b:
+            _outline(fig, x0, x1, a - 0.5, b - 0.5)
+    if highlight_cols is not None:
+        a, b = max(highlight_cols[0], col_start), min(highlight_cols[1], col_start + n_cols)
+        if a < b:
+            _outline(fig, a - 0.5, b - 0.5, y0, y1)
+    cell = 30 if n_rows <= 8 else 22 if n_rows <= 24 else 14 if n_rows <= 48 else 11
+    auto = max(170, min(900, 110 + cell * n_rows))
+    return style(fig, height=height or auto, title=title)
+
+
+def weights_compare(
+    uniform: np.ndarray,
+    attention: np.ndarray,
+    labels: Sequence[str],
+    *,
+    names: tuple[str, str] = ("naive", "attention"),
+    title: str | None = None,
+    x_title: str = "key",
+    value_label: str = "weight",
+    colors: tuple[str, str] = ("#999999", "#0072B2"),
+) -> go.Figure:
+    """Two weight rows over the same keys as grouped bars (exact values on hover).
+
+    Default colours: neutral grey for the naive row, Okabe-Ito blue for attention.
+    """
+    uniform = np.asarray(uniform, dtype=np.float64)
+    attention = np.asarray(attention, dtype=np.float64)
+    if uniform.shape != attention.shape or uniform.ndim != 1:
+        raise ValueError(
+            f"expected two rows of the same length, got {uniform.shape}, {attention.shape}"
+        )
+    if len(labels) != uniform.shape[0]:
+        raise ValueError(f"{uniform.shape[0]} weights but {len(labels)} labels")
+    n = len(labels)
+    escaped = escape_labels(labels)
+    cd = np.array([f"{i}: {lab}" for i, lab in enumerate(escaped)], dtype=object)
+    fig = go.Figure()
+    for row, name, color in zip((uniform, attention), names, colors):
+        fig.add_trace(
+            go.Bar(
+                x=np.arange(n),
+                y=row,
+                name=escape_label(name),
+                marker_color=color,
+                customdata=cd,
+                hovertemplate=f"{escape_label(x_title)} %{{customdata}}<br>"
+                f"{escape_label(name)}: {escape_label(value_label)} = "
+                f"%{{y:{HOVER_FMT}}}<extra></extra>",
+            )
+        )
+    fig.update_layout(
+        barmode="group", legend={"orientation": "h", "y": 1.02, "x": 0, "yanchor": "bottom"}
+    )
+    fig.update_xaxes(title_text=escape_label(x_title), **_axis(labels, n, 0, reverse=False))
+    fig.update_yaxes(title_text=escape_label(value_label), rangemode="tozero")
+    return style(fig, height=300, title=title)
+
+
+__all__ = ["DEFAULT_PALETTE", "DIVERGING", "matrix_heatmap", "weights_compare"]
