@@ -1,0 +1,27 @@
+"""AppTest helpers. A fresh AppTest per case (see architecture.md's note on st.navigation)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+APP = str(Path(__file__).resolve().parents[2] / "app.py")
+
+
+def make_app(page: str | None = None, query: dict | None = None, **state) -> AppTest:
+    """An AppTest of the whole app, with session state and URL parameters set before the run."""
+    at = AppTest.from_file(APP, default_timeout=90)
+    for k, v in (query or {}).items():
+        at.query_params[k] = v
+    for k, v in state.items():
+        at.session_state[k] = v
+    if page:
+        at.switch_page(page)
+    return at
+
+
+@pytest.fixture
+def app():
+    return make_app
