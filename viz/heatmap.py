@@ -19,25 +19,24 @@ PALETTES = ("Viridis", "Cividis", "Magma", "Blues")
 DEFAULT_PALETTE = "Viridis"
 DIVERGING = "RdBu_r"  # for signed values (scores, encodings); blue/red is colour-blind safe
 
-# Above this many cells per figure, hover says positions only (no per-cell token strings).
-HOVER_TOKEN_CELLS = 70_000
+# Hover: exact to float32 precision (8 significant digits)
+EXACT = ".8g"
 
 
-def _cell_tokens(q_tokens, k_tokens) -> np.ndarray:
-    """(Tq, Tk, 2) escaped query and key token for every cell, for the hover text."""
-    q = np.asarray(escape_labels(q_tokens), dtype=object)
-    k = np.asarray(escape_labels(k_tokens), dtype=object)
-    out = np.empty((len(q), len(k), 2), dtype=object)
-    out[:, :, 0] = q[:, None]
-    out[:, :, 1] = k[None, :]
+def _cell_positions(t_q: int, t_k: int) -> np.ndarray:
+    """(Tq, Tk, 2) query and key position of every cell, for the hover text.
+
+    Numbers, not token strings: Plotly sends them as a compact typed array, and `%{y}` /
+    `%{x}` already show the axis' tick text (the escaped token) in the hover.
+    """
+    out = np.empty((t_q, t_k, 2), dtype=np.int16)
+    out[:, :, 0] = np.arange(t_q)[:, None]
+    out[:, :, 1] = np.arange(t_k)[None, :]
     return out
 
 
-def _hovertemplate(value_label: str, with_tokens: bool, fmt: str) -> str:
-    if with_tokens:
-        who = "query %{y}: %{customdata[0]}<br>key %{x}: %{customdata[1]}"
-    else:
-        who = "query %{y}<br>key %{x}"
+def hovertemplate(value_label: str, fmt: str = EXACT) -> str:
+    who = "query %{customdata[0]}: %{y}<br>key %{customdata[1]}: %{x}"
     return f"{who}<br>{escape_label(value_label)} = %{{z:{fmt}}}<extra></extra>"
 
 
@@ -53,14 +52,16 @@ def heatmap_trace(
     showscale: bool = True,
     coloraxis: str | None = None,
     customdata: np.ndarray | None = None,
-    fmt: str = ".6f",
+    fmt: str = EXACT,
 ) -> go.Heatmap:
-    """One heatmap trace of a (Tq, Tk) matrix with token hover text."""
+    """One heatmap trace of a (Tq, Tk) matrix; hover: positions, tokens, exact value.
+
+    The tokens come from the axes' tick text, so the axes must carry them (`_axis_ticks`).
+    """
     matrix = np.asarray(matrix, dtype=np.float32)
     check_lengths(matrix.shape, q_tokens, k_tokens)
-    with_tokens = matrix.size <= HOVER_TOKEN_CELLS
-    if with_tokens and customdata is None:
-        customdata = _cell_tokens(q_tokens, k_tokens)
+    if customdata is None:
+        customdata = _cell_positions(*matrix.shape)
     kw = {"coloraxis": coloraxis} if coloraxis else {"colorscale": colorscale, "zmin": zmin}
     if not coloraxis:
         kw.update(zmax=zmax, showscale=showscale)
@@ -68,8 +69,8 @@ def heatmap_trace(
         z=matrix,
         x=np.arange(matrix.shape[1]),
         y=np.arange(matrix.shape[0]),
-        customdata=customdata if with_tokens else None,
-        hovertemplate=_hovertemplate(value_label, with_tokens, fmt),
+        customdata=customdata,
+        hovertemplate=hovertemplate(value_label, fmt),
         xgap=0,
         ygap=0,
         **kw,
@@ -122,7 +123,7 @@ def attention_heatmap(
     x_title: str = "key",
     y_title: str = "query",
     height: int | None = None,
-    fmt: str = ".6f",
+    fmt: str = EXACT,
 ) -> go.Figure:
     """One (Tq, Tk) matrix as a heatmap with tokens on both axes."""
     k_tokens = q_tokens if k_tokens is None else k_tokens
@@ -184,7 +185,7 @@ def head_grid(
         horizontal_spacing=0.36 / cols if cols > 1 else 0.0,
         vertical_spacing=min(0.25 / rows, 0.12) if rows > 1 else 0.0,
     )
-    customdata = _cell_tokens(q_tokens, k_tokens) if t_q * t_k * nh <= HOVER_TOKEN_CELLS else None
+    customdata = _cell_positions(t_q, t_k)
     gmax = float(np.nanmax(weights)) if weights.size else 1.0
     for h in range(nh):
         r, c = divmod(h, cols)
@@ -200,8 +201,6 @@ def head_grid(
             showscale=shared_scale and h == 0,
             customdata=customdata,
         )
-        if customdata is None:
-            tr.update(customdata=None, hovertemplate=_hovertemplate(value_label, False, ".6f"))
         tr.update(name=escape_label(titles[h]))
         fig.add_trace(tr, row=r + 1, col=c + 1)
         fig.update_xaxes(_axis_ticks(k_tokens), row=r + 1, col=c + 1)

@@ -1,0 +1,154 @@
+"""The home page in a real Chromium against a real `streamlit run`."""
+
+from __future__ import annotations
+
+import urllib.parse
+
+import pytest
+
+from tests.browser.conftest import plot_layout_axis, wait_for_app
+
+pytestmark = pytest.mark.browser
+
+MARKUP = (
+    '<b>x</b> <a href="https://example.com">x</a> <img src=x onerror=alert(1)> '
+    '<span style="font-size:400px">W</span>'
+)
+
+
+def _heatmap_count(pg, index: int = 0) -> int:
+    return pg.evaluate(
+        "(i) => document.querySelectorAll('.js-plotly-plot')[i].data"
+        ".filter(d => d.type === 'heatmap').length",
+        index,
+    )
+
+
+def _type_sentence(pg, text: str) -> None:
+    box = pg.get_by_role("textbox", name="Sentence")
+    box.fill(text)
+    box.press("Control+Enter")  # Streamlit applies a text area on Ctrl+Enter or blur
+    wait_for_app(pg)
+
+
+def _wait_heatmaps(pg, n: int) -> None:
+    pg.wait_for_function(
+        "(n) => { const g = document.querySelector('.js-plotly-plot');"
+        " return g && g.data && g.data.filter(d => d.type === 'heatmap').length === n; }",
+        arg=n,
+        timeout=60_000,
+    )
+
+
+def _move_slider(pg, label: str, steps: int) -> None:
+    """Move a Streamlit slider by keyboard, as a person would."""
+    slider = pg.get_by_role("slider", name=label)
+    slider.focus()
+    key = "ArrowRight" if steps > 0 else "ArrowLeft"
+    for _ in range(abs(steps)):
+        slider.press(key)
+    wait_for_app(pg)
+
+
+def test_type_sentence_move_heads_and_read_labels(app_url, page, tmp_path):
+    page.goto(app_url)
+    wait_for_app(page)
+    _wait_heatmaps(page, 4)
+    _type_sentence(page, "the cat saw the dog")
+    page.wait_for_function(
+        "() => { const g = document.querySelector('.js-plotly-plot');"
+        " return g && g._fullLayout.xaxis.ticktext.join(' ') === 'the cat saw the dog'; }",
+        timeout=60_000,
+    )
+    ax = plot_layout_axis(page, 0, "xaxis")
+    assert ax["ticktext"] == ["the", "cat", "saw", "the", "dog"]
+    assert ax["tickvals"] == [0, 1, 2, 3, 4]
+    ay = plot_layout_axis(page, 0, "yaxis")
+    assert ay["ticktext"] == ["the", "cat", "saw", "the", "dog"]
+    # the tick labels the browser actually drew
+    drawn = page.evaluate(
+        "() => [...document.querySelector('.js-plotly-plot')"
+        ".querySelectorAll('.xaxislayer-above .xtick text')].map(e => e.textContent)"
+    )
+    assert drawn[:5] == ["the", "cat", "saw", "the", "dog"]
+
+    _move_slider(page, "Heads h (only divisors of d_model)", +1)  # 4 -> 8
+    _wait_heatmaps(page, 8)
+    _move_slider(page, "Heads h (only divisors of d_model)", -3)  # 8 -> 1
+    _wait_heatmaps(page, 1)
+    assert _heatmap_count(page) == 1
+    text = page.get_by_text("d_k = d_model / h = 64 / 1 =").first.inner_text()
+    assert "64" in text
+    page.screenshot(path=str(tmp_path / "home.png"), full_page=True)
+
+
+def test_d_model_slider_keeps_heads_valid(app_url, page):
+    page.goto(app_url + "/?d_model=64&n_heads=16")
+    wait_for_app(page)
+    _wait_heatmaps(page, 16)
+    _move_slider(page, "d_model (model dimension)", -3)  # 64 -> 24: 16 heads impossible
+    _wait_heatmaps(page, 12)
+    assert page.get_by_text("d_k = d_model / h = 24 / 12 =").count() == 1
+
+
+def test_markup_renders_as_text(app_url, page, tmp_path):
+    page.goto(app_url)
+    wait_for_app(page)
+    _type_sentence(page, MARKUP)
+    page.wait_for_function(
+        "() => { const g = document.querySelector('.js-plotly-plot');"
+        " return g && g._fullLayout.xaxis.ticktext.length > 20; }",
+        timeout=60_000,
+    )
+    plot = page.locator(".js-plotly-plot").first
+    # no element created from the typed markup anywhere on the page
+    assert page.locator('a[href="https://example.com"]').count() == 0
+    assert page.locator('img[src="x"]').count() == 0
+    assert plot.locator("b, i, span[style*='400px']").count() == 0
+    drawn = page.evaluate(
+        "() => [...document.querySelector('.js-plotly-plot')"
+        ".querySelectorAll('.xaxislayer-above .xtick text')].map(e => e.textContent)"
+    )
+    assert drawn[:3] == ["<", "b", ">"]  # shown literally, no entity such as &lt; leaking
+    assert not any("&" in d for d in drawn)
+    # the text the user typed is still in the box
+    assert page.get_by_role("textbox", name="Sentence").input_value() == MARKUP
+    page.wait_for_timeout(1000)
+    assert page.dialogs == []
+    page.screenshot(path=str(tmp_path / "markup.png"), full_page=True)
+
+
+def test_hover_shows_exact_value_and_tokens(app_url, page):
+    page.goto(app_url + "/?text=" + urllib.parse.quote("a b c"))
+    wait_for_app(page)
+    _wait_heatmaps(page, 4)
+    plot = page.locator(".js-plotly-plot").first
+    box = plot.locator(".nsewdrag").first.bounding_box()
+    page.mouse.move(box["x"] + box["width"] * 0.5, box["y"] + box["height"] * 0.5)
+    hover = page.locator(".hoverlayer .hovertext").first
+    hover.wait_for(timeout=10_000)
+    text = hover.evaluate(
+        "e => [...e.querySelectorAll('tspan.line')].map(t => t.textContent).join('|')"
+    )
+    assert "query 1: b" in text and "key 1: b" in text
+    value = text.split("weight = ")[1]
+    assert value.startswith("0.") and len(value) >= 9  # 8 significant digits
+
+
+def test_url_reproduces_the_view(app_url, page):
+    q = (
+        "text="
+        + urllib.parse.quote("I want to live in Europe")
+        + "&d_model=96&n_heads=6&mask=causal"
+    )
+    page.goto(f"{app_url}/?{q}")
+    wait_for_app(page)
+    _wait_heatmaps(page, 6)
+    assert page.get_by_text("d_k = d_model / h = 96 / 6 =").count() == 1
+    assert "n_heads=6" in page.url and "mask=causal" in page.url
+    # a second session is independent: its own defaults
+    other = page.context.browser.new_page()
+    other.goto(app_url)
+    wait_for_app(other)
+    _wait_heatmaps(other, 4)
+    other.close()
