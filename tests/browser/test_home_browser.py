@@ -152,3 +152,33 @@ def test_url_reproduces_the_view(app_url, page):
     wait_for_app(other)
     _wait_heatmaps(other, 4)
     other.close()
+
+
+def test_downloads_give_the_numbers(app_url, page, tmp_path):
+    page.goto(app_url + "/?text=" + urllib.parse.quote('the cat, "the" dog') + "&n_heads=2")
+    wait_for_app(page)
+    _wait_heatmaps(page, 2)
+    with page.expect_download(timeout=60_000) as info:
+        page.get_by_role("button", name="Weights (CSV, long form)").click()
+    path = tmp_path / "weights.csv"
+    info.value.save_as(path)
+    import csv
+
+    rows = list(csv.DictReader(path.open(encoding="utf-8")))
+    tokens = ["the", "cat", ",", '"', "the", '"', "dog"]
+    assert len(rows) == 2 * 7 * 7
+    assert [r["key_token"] for r in rows[:7]] == tokens
+    for h in (0, 1):
+        for i in range(7):
+            row = [
+                float(r["weight"]) for r in rows if r["head"] == str(h) and r["query_pos"] == str(i)
+            ]
+            assert abs(sum(row) - 1) < 1e-5
+    with page.expect_download(timeout=60_000) as info:
+        page.get_by_role("button", name="Whole trace (JSON)").click()
+    import json
+
+    info.value.save_as(tmp_path / "trace.json")
+    data = json.loads((tmp_path / "trace.json").read_text(encoding="utf-8"))
+    assert data["tokens"] == tokens and data["settings"]["n_heads"] == 2
+    assert len(data["weights"]) == 2 and len(data["weights"][0]) == 7
