@@ -9,6 +9,10 @@ st.set_page_config(page_title="Attention Lens", page_icon="🔍", layout="wide")
 
 PAGES = [
     st.Page("pages/attention.py", title=t("nav.attention"), icon="🔍", default=True),
+    st.Page("pages/step_by_step.py", title=t("nav.step"), icon="🧮"),
+    st.Page("pages/scaling.py", title=t("nav.scaling"), icon="📏"),
+    st.Page("pages/positional_encoding.py", title=t("nav.positional"), icon="〰️"),
+    st.Page("pages/pretrained.py", title=t("nav.pretrained"), icon="🧠"),
 ]
 
 page = st.navigation(PAGES)

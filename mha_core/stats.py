@@ -128,3 +128,18 @@ def head_kinds(
         else:
             kinds.append("mixed")
     return kinds
+
+
+def hide_tokens(weights, keep) -> np.ndarray:
+    """Drop the rows and columns of hidden tokens and renormalise every row to sum to 1.
+
+    weights (..., T, T), keep (T,) bool. A row whose kept weights are all 0 stays all 0.
+    """
+    w = weights.detach().cpu().numpy() if hasattr(weights, "detach") else np.asarray(weights)
+    keep = np.asarray(keep, dtype=bool)
+    if keep.shape != (w.shape[-1],) or w.shape[-1] != w.shape[-2]:
+        raise ValueError(f"keep {keep.shape} does not fit weights {w.shape}")
+    sub = w[..., keep, :][..., :, keep].astype(np.float64)  # (..., T', T')
+    total = sub.sum(axis=-1, keepdims=True)
+    out = np.divide(sub, total, out=np.zeros_like(sub), where=total > 0)
+    return out.astype(np.float32)

@@ -70,7 +70,11 @@ table = pd.DataFrame(
     index=pd.Index([t("home.head_title", h=h) for h in range(settings.n_heads)]),
 )
 table[t("home.col.kind")] = [t(f"home.kind.{k}") for k in kinds]
-st.dataframe(table.style.format(precision=4, na_rep="–"), width="stretch", key="home.stats_table")
+st.dataframe(
+    table.style.format(precision=4, na_rep="–"),
+    height=36 * (len(table) + 1) + 2,
+    key="home.stats_table",
+)
 
 st.subheader(t("home.similarity"))
 st.caption(t("home.similarity_caption"))

@@ -205,6 +205,6 @@ def head_grid(
         fig.add_trace(tr, row=r + 1, col=c + 1)
         fig.update_xaxes(_axis_ticks(k_tokens), row=r + 1, col=c + 1)
         fig.update_yaxes(_y_axis_ticks(q_tokens), row=r + 1, col=c + 1)
-    # about square cells in a ~1000 px wide page: a subplot is ~1000/cols wide
-    per_row = int(min(1000 / cols, 40 + 28 * t_q) * t_q / max(t_k, 1)) + 70
+    # about square cells in a ~900 px wide main column: a subplot is ~800/cols wide
+    per_row = int(min(800 / cols, 40 + 28 * t_q) * t_q / max(t_k, 1)) + 70
     return style(fig, height=60 + rows * max(per_row, 200))

@@ -1,0 +1,81 @@
+"""The pretrained page through AppTest."""
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.app.conftest import make_app
+
+PAGE = "pages/pretrained.py"
+
+
+def _run(**state):
+    at = make_app(page=PAGE, **state).run()
+    assert not at.exception, at.exception
+    return at
+
+
+def _figs(at):
+    return [json.loads(c.proto.spec) for c in at.get("plotly_chart")]
+
+
+def test_default_view():
+    at = _run()
+    figs = _figs(at)
+    assert len(figs) == 3  # mosaic, enlarged head, re-headed layer
+    mosaic, enlarged, regrid = figs
+    assert len(mosaic["data"]) == 1
+    assert enlarged["layout"]["xaxis"]["ticktext"][0] == "[CLS]"
+    assert enlarged["layout"]["xaxis"]["ticktext"][-1] == "[SEP]"
+    assert len([d for d in regrid["data"] if d["type"] == "heatmap"]) == 12
+    assert len(at.dataframe[0].value) == 12
+
+
+def test_controls():
+    at = _run(**{"pre.layer": 3, "pre.head": 7, "pre.hide_special": True, "pre.rehead_heads": 4})
+    figs = _figs(at)
+    enlarged = figs[1]
+    assert "[CLS]" not in enlarged["layout"]["xaxis"]["ticktext"]
+    assert len([d for d in figs[2]["data"] if d["type"] == "heatmap"]) == 4
+    assert any("Layer 3, head 7" in h.value for h in at.subheader)
+    assert any("h = 4, d_k = 96" in m.value for m in at.markdown)
+
+
+def test_sentence_pair_and_long_input():
+    at = _run(**{"pre.pair": "Where do you live?"})
+    text = " ".join(c.value for c in at.code)
+    assert text.count("[SEP]") == 2
+    long = " ".join(["word"] * 700)
+    at = _run(**{"shared.text": long})
+    assert any("700" in w.value or "702" in w.value for w in at.warning)
+    assert any("first 32" in c.value for c in at.caption)
+
+
+@pytest.mark.parametrize("text", ["", "   "])
+def test_empty_text(text):
+    at = _run(**{"shared.text": text})
+    assert at.info and not at.get("plotly_chart")
+
+
+def test_only_special_tokens_left_when_hiding():
+    at = _run(**{"shared.text": "\u200b", "pre.hide_special": True})
+    assert at.info
+
+
+def test_running_the_page_does_not_import_transformers(tmp_path):
+    code = (
+        "import sys\n"
+        "from streamlit.testing.v1 import AppTest\n"
+        "at = AppTest.from_file('app.py', default_timeout=120)\n"
+        f"at.switch_page('{PAGE}')\n"
+        "at.run()\n"
+        "assert not at.exception, at.exception\n"
+        "assert at.get('plotly_chart'), 'page did not render'\n"
+        "bad = [m for m in ('transformers', 'sentence_transformers') if m in sys.modules]\n"
+        "assert not bad, bad\n"
+    )
+    root = Path(__file__).resolve().parents[2]
+    subprocess.run([sys.executable, "-c", code], check=True, timeout=300, cwd=root)

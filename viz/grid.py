@@ -1,0 +1,87 @@
+"""Every layer and head of a model in one figure: a mosaic of small attention maps."""
+
+from __future__ import annotations
+
+import numpy as np
+import plotly.graph_objects as go
+
+from .heatmap import DEFAULT_PALETTE, EXACT, style
+from .labels import escape_label
+
+
+def layer_head_mosaic(
+    attentions: np.ndarray,
+    *,
+    colorscale: str = DEFAULT_PALETTE,
+    layer_label: str = "layer",
+    head_label: str = "head",
+    value_label: str = "weight",
+    selected: tuple[int, int] | None = None,
+    zmax: float | None = None,
+) -> go.Figure:
+    """(L, nh, T, T) as one heatmap trace: row blocks are layers, column blocks are heads.
+
+    One trace (not L x nh charts): blocks are separated by a one-cell gap of NaN, hover gives
+    layer, head, query and key positions and the exact weight.
+    """
+    a = np.asarray(attentions, dtype=np.float32)
+    if a.ndim != 4 or a.shape[2] != a.shape[3]:
+        raise ValueError(f"attentions must be (layers, heads, T, T), got {a.shape}")
+    L, nh, T, _ = a.shape
+    step = T + 1
+    z = np.full((L * step - 1, nh * step - 1), np.nan, dtype=np.float32)
+    info = np.full(z.shape + (4,), -1, dtype=np.int16)  # (rows, cols, [layer, head, q, k])
+    q_idx, k_idx = np.meshgrid(np.arange(T), np.arange(T), indexing="ij")
+    for layer in range(L):
+        for h in range(nh):
+            r0, c0 = layer * step, h * step
+            z[r0 : r0 + T, c0 : c0 + T] = a[layer, h]
+            block = info[r0 : r0 + T, c0 : c0 + T]
+            block[..., 0], block[..., 1] = layer, h
+            block[..., 2], block[..., 3] = q_idx, k_idx
+    hover = (
+        f"{escape_label(layer_label)} %{{customdata[0]}}, {escape_label(head_label)} "
+        "%{customdata[1]}<br>query %{customdata[2]} → key %{customdata[3]}<br>"
+        f"{escape_label(value_label)} = %{{z:{EXACT}}}<extra></extra>"
+    )
+    fig = go.Figure(
+        go.Heatmap(
+            z=z,
+            customdata=info,
+            hovertemplate=hover,
+            colorscale=colorscale,
+            zmin=0.0,
+            zmax=float(np.nanmax(a)) if zmax is None else zmax,
+            hoverongaps=False,
+        )
+    )
+    centers = [i * step + (T - 1) / 2 for i in range(max(L, nh))]
+    fig.update_xaxes(
+        tickmode="array",
+        tickvals=centers[:nh],
+        ticktext=[f"{escape_label(head_label)} {h}" for h in range(nh)],
+        side="top",
+        showgrid=False,
+        zeroline=False,
+        range=[-0.5, z.shape[1] - 0.5],
+    )
+    fig.update_yaxes(
+        tickmode="array",
+        tickvals=centers[:L],
+        ticktext=[f"{escape_label(layer_label)} {layer}" for layer in range(L)],
+        autorange="reversed",
+        showgrid=False,
+        zeroline=False,
+        scaleanchor="x",
+    )
+    if selected is not None:
+        layer, h = selected
+        fig.add_shape(
+            type="rect",
+            x0=h * step - 0.5,
+            x1=h * step + T - 0.5,
+            y0=layer * step - 0.5,
+            y1=layer * step + T - 0.5,
+            line={"color": "#E69F00", "width": 3},  # Okabe-Ito orange: visible on Viridis
+        )
+    return style(fig, height=max(260, int(90 + 760 * L / nh)))
