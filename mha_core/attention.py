@@ -222,7 +222,15 @@ class MultiHeadAttention(nn.Module):
         mask: torch.Tensor | str | None = None,
         key_padding_mask: torch.Tensor | None = None,
         temperature: float = 1.0,
+        weights_out: torch.Tensor | None = None,
     ) -> AttentionTrace:
+        """Attend; return everything computed as an `AttentionTrace`.
+
+        `weights_out` (optional, inference only): a tensor of the weights' shape and dtype,
+        e.g. one layer's slice of a (L, nh, T, T) stack, that the softmax writes into, so that a
+        caller can collect many layers' weights without copying them; the trace's `weights` is
+        then that tensor.
+        """
         self_attn = key is None and value is None
         key = query if key is None else key
         value = key if value is None else value
@@ -268,9 +276,19 @@ class MultiHeadAttention(nn.Module):
         if allowed is not None:
             att = att.masked_fill(~allowed, float("-inf"))  # (B, nh, Tq, Tk)
             empty = ~allowed.any(dim=-1)  # (B|1, 1|nh, Tq)
-        weights = torch.softmax(att, dim=-1)  # (B, nh, Tq, Tk)
-        if empty is not None and bool(empty.any()):
-            weights = weights.masked_fill(empty[..., None], 0.0)  # no NaN for empty rows
+        if weights_out is None:
+            weights = torch.softmax(att, dim=-1)  # (B, nh, Tq, Tk)
+            if empty is not None and bool(empty.any()):
+                weights = weights.masked_fill(empty[..., None], 0.0)  # no NaN for empty rows
+        else:
+            if weights_out.shape != att.shape or weights_out.dtype != att.dtype:
+                raise ValueError(
+                    f"weights_out must have shape {tuple(att.shape)} and dtype {att.dtype}, "
+                    f"got {tuple(weights_out.shape)} and {weights_out.dtype}"
+                )
+            weights = torch.softmax(att, dim=-1, out=weights_out)  # (B, nh, Tq, Tk)
+            if empty is not None and bool(empty.any()):
+                weights.masked_fill_(empty[..., None], 0.0)
         empty_rows = (
             torch.zeros(B, nh, Tq, dtype=torch.bool, device=att.device)
             if empty is None

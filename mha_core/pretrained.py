@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import json
 import threading
-from dataclasses import dataclass, field, fields, replace
+from dataclasses import dataclass, field, fields
 from pathlib import Path
 
 import torch
@@ -164,9 +164,11 @@ class BertLayer(nn.Module):
         self.output = nn.Linear(config.intermediate_size, C)
         self.output_norm = nn.LayerNorm(C, eps=config.layer_norm_eps)
 
-    def forward(self, x: torch.Tensor) -> tuple[torch.Tensor, AttentionTrace]:
-        """x (B, T, C) -> (B, T, C) and the attention trace."""
-        att = self.attention(x)  # att.output (B, T, C)
+    def forward(
+        self, x: torch.Tensor, weights_out: torch.Tensor | None = None
+    ) -> tuple[torch.Tensor, AttentionTrace]:
+        """x (B, T, C) -> (B, T, C) and the attention trace (weights written into weights_out)."""
+        att = self.attention(x, weights_out=weights_out)  # att.output (B, T, C)
         x = self.attention_norm(x + att.output)  # (B, T, C)
         h = F.gelu(self.intermediate(x))  # (B, T, 4C), approximate="none": the erf GELU
         x = self.output_norm(x + self.output(h))  # (B, T, C)
@@ -271,24 +273,29 @@ class PretrainedModel(nn.Module):
     # --- running -------------------------------------------------------------------------------
     def forward(
         self, input_ids: torch.Tensor, token_type_ids: torch.Tensor | None = None
-    ) -> tuple[torch.Tensor, list[AttentionTrace]]:
-        """input_ids (T,) -> hidden states (L+1, T, C) and one AttentionTrace per layer."""
+    ) -> tuple[torch.Tensor, torch.Tensor, list[AttentionTrace]]:
+        """input_ids (T,) -> hidden states (L+1, T, C), attentions (L, nh, T, T), L traces."""
         T = input_ids.shape[-1]
-        if self.max_tokens < T:
-            raise ValueError(f"{T} tokens is more than this model's {self.max_tokens} positions")
+        if input_ids.dim() != 1 or input_ids.shape[0] > self.max_tokens:
+            raise ValueError(
+                f"input_ids must be one sequence (T,) of at most {self.max_tokens} tokens, "
+                f"got shape {tuple(input_ids.shape)}"
+            )
         if token_type_ids is None:
             token_type_ids = torch.zeros_like(input_ids)
-        L, C = self.n_layers, self.d_model
-        hidden = torch.empty(L + 1, T, C)  # (L+1, T, C), each layer writes its own row
+        L, nh, C = self.n_layers, self.n_heads, self.d_model
         x = self.embeddings(input_ids, token_type_ids)  # (T, C)
+        hidden = torch.empty(L + 1, T, C, dtype=x.dtype)  # (L+1, T, C), a row per layer
+        # each layer's softmax writes straight into its slice: no copy to stack them
+        attentions = torch.empty(L, nh, T, T, dtype=torch.promote_types(x.dtype, torch.float32))
         hidden[0] = x
-        x = hidden[0][None]  # (1, T, C)
+        x = x[None]  # (1, T, C)
         traces = []
         for i, layer in enumerate(self.layers):
-            x, att = layer(x)  # (1, T, C)
+            x, att = layer(x, weights_out=attentions[i : i + 1])  # (1, T, C)
             hidden[i + 1] = x[0]
             traces.append(att)
-        return hidden, traces
+        return hidden, attentions, traces
 
     def trace(
         self, text: str, text_pair: str | None = None, max_tokens: int = 512
@@ -302,10 +309,7 @@ class PretrainedModel(nn.Module):
         ids = torch.tensor(tk.ids, dtype=torch.long)  # (T,)
         type_ids = torch.tensor(tk.type_ids, dtype=torch.long)  # (T,)
         with torch.inference_mode():
-            hidden, traces = self.forward(ids, type_ids)  # (L+1, T, C), L traces
-            attentions = torch.cat([t.weights for t in traces])  # (L, nh, T, T)
-            # the layer traces share the stacked weights instead of keeping a second copy
-            layers = [replace(t, weights=attentions[i : i + 1]) for i, t in enumerate(traces)]
+            hidden, attentions, layers = self.forward(ids, type_ids)  # (L+1,T,C), (L,nh,T,T)
         return PretrainedTrace(
             text=text,
             text_pair=text_pair,

@@ -300,6 +300,32 @@ def test_same_text_same_numbers(ours):
     assert torch.equal(a.hidden_states, b.hidden_states)
 
 
+def test_layer_weights_are_the_stacked_attentions_without_a_copy(ours):
+    trace = ours.trace("the cat saw the dog")
+    for i, layer in enumerate(trace.layers):
+        assert layer.weights.data_ptr() == trace.attentions[i].data_ptr()
+        assert torch.equal(layer.weights[0], trace.attentions[i])
+
+
+def test_weights_out_gives_the_same_trace():
+    """`MultiHeadAttention(..., weights_out=)`, the core addition the pretrained model uses."""
+    torch.manual_seed(0)
+    mha = mha_core.MultiHeadAttention(32, 4, seed=1).eval()
+    x = torch.randn(2, 5, 32)
+    pad = torch.tensor([[False] * 5, [True] * 5])  # the second sequence is all padding
+    for kwargs in ({}, {"mask": "causal"}, {"key_padding_mask": pad}, {"temperature": 0.5}):
+        with torch.inference_mode():
+            plain = mha(x, **kwargs)
+            buf = torch.full((3, 2, 4, 5, 5), float("nan"))
+            into = mha(x, **kwargs, weights_out=buf[1])
+        assert into.weights.data_ptr() == buf[1].data_ptr()
+        assert torch.equal(buf[1], plain.weights), kwargs
+        assert torch.equal(into.output, plain.output), kwargs
+        assert not torch.isnan(buf[1]).any()
+    with pytest.raises(ValueError, match="weights_out"):
+        mha(x, weights_out=torch.empty(2, 4, 5, 4))
+
+
 # --- re-heading ------------------------------------------------------------------------------
 @pytest.mark.parametrize("layer", range(6))
 def test_rehead_with_12_heads_is_the_layer(ours, layer):
