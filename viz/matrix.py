@@ -13,13 +13,11 @@ from collections.abc import Sequence
 import numpy as np
 import plotly.graph_objects as go
 
-from .heatmap import DEFAULT_PALETTE, DIVERGING, style
+from .heatmap import DEFAULT_PALETTE, DIVERGING, EXACT, style
 from .labels import escape_label, escape_labels
 
-HOVER_LABEL_CELLS = 20_000  # above this, hover names positions only (no per-cell label strings)
-TEXT_CELLS = 160  # print values in the cells of matrices up to this many cells ...
-TEXT_COLS = 16  # ... and up to this many columns
-HOVER_FMT = ".7~g"  # float32 carries about 7 significant digits
+TEXT_CELLS = 144  # print values in the cells of matrices up to this many cells ...
+TEXT_COLS = 12  # ... and up to this many columns (narrower cells cannot hold "-0.12")
 CELL_FMT = ".2f"
 MINUS_INF = "−∞"
 # Outline of a highlighted row / block: a dark line with a light core reads on every palette
@@ -40,18 +38,9 @@ def _axis(labels: Sequence[str] | None, n: int, start: int, *, reverse: bool) ->
             ticktext=escape_labels(labels),
             tickfont={"size": 11 if n <= 24 else 9 if n <= 48 else 7},
         )
-    elif n <= 16:
+    elif n <= 10:
         ax.update(tickmode="linear", tick0=start, dtick=1)
     return ax
-
-
-def _names(labels: Sequence[str] | None, n: int, start: int) -> np.ndarray:
-    """Escaped hover names: "3: saw" for token labels, "12" for plain positions."""
-    if labels is None:
-        return np.array([str(start + i) for i in range(n)], dtype=object)
-    return np.array(
-        [f"{start + i}: {lab}" for i, lab in enumerate(escape_labels(labels))], dtype=object
-    )
 
 
 def _fmt(value: float, spec: str) -> str:
@@ -59,7 +48,7 @@ def _fmt(value: float, spec: str) -> str:
         return ""
     if np.isinf(value):
         return MINUS_INF if value < 0 else "+∞"
-    return format(float(value), spec.replace("~", ""))
+    return format(float(value), spec)
 
 
 def _outline(fig: go.Figure, x0: float, x1: float, y0: float, y1: float) -> None:
@@ -132,32 +121,37 @@ def matrix_heatmap(
         zmin = 0.0 if zmin is None else zmin
         zmax = (float(vals.max()) or 1.0) if zmax is None else zmax
 
-    cells = m.size
-    with_names = cells <= HOVER_LABEL_CELLS
     if cell_values is None:
-        cell_values = cells <= TEXT_CELLS and n_cols <= TEXT_COLS
-    cell_values = cell_values and with_names  # printed values ride on the per-cell labels
-    who = (
-        f"{escape_label(row_title)} %{{customdata[0]}}<br>{escape_label(col_title)} "
-        "%{customdata[1]}"
-        if with_names
-        else f"{escape_label(row_title)} %{{y}}<br>{escape_label(col_title)} %{{x}}"
-    )
+        cell_values = m.size <= TEXT_CELLS and n_cols <= TEXT_COLS
+    # Hover "token 3: saw": the position from customdata (a compact int16 typed array, never
+    # per-cell strings) and the token from the axis' tick text, which %{y} / %{x} show.
+    # Unlabelled axes (dimensions) show their number as it is.
+    rows = np.arange(row_start, row_start + n_rows, dtype=np.int16)[:, None]
+    cols = np.arange(col_start, col_start + n_cols, dtype=np.int16)[None, :]
+    rt, ct = escape_label(row_title), escape_label(col_title)
+    who_r, who_c = f"{rt} %{{y}}", f"{ct} %{{x}}"
     kw: dict = {}
-    value = f"%{{z:{HOVER_FMT}}}"
-    if not finite.all():  # the hover of a gap has no z: spell every value out
-        kw["text"] = np.vectorize(lambda v: _fmt(v, HOVER_FMT), otypes=[object])(m)
-        value = "%{text}"
-    if with_names:
-        channels = [
-            np.broadcast_to(_names(row_labels, n_rows, row_start)[:, None], m.shape),
-            np.broadcast_to(_names(col_labels, n_cols, col_start)[None, :], m.shape),
-        ]
-        if cell_values:
-            channels.append(np.vectorize(lambda v: _fmt(v, CELL_FMT), otypes=[object])(m))
-            kw["texttemplate"] = "%{customdata[2]}"
-            kw["textfont"] = {"size": 11 if n_cols <= 10 else 9}
-        kw["customdata"] = np.stack(channels, axis=-1)
+    if row_labels is not None and col_labels is not None:
+        kw["customdata"] = np.stack(np.broadcast_arrays(rows, cols), axis=-1)  # (r, c, 2)
+        who_r = f"{rt} %{{customdata[0]}}: %{{y}}"
+        who_c = f"{ct} %{{customdata[1]}}: %{{x}}"
+    elif row_labels is not None:
+        kw["customdata"] = np.broadcast_to(rows, m.shape).copy()  # (r, c)
+        who_r = f"{rt} %{{customdata}}: %{{y}}"
+    elif col_labels is not None:
+        kw["customdata"] = np.broadcast_to(cols, m.shape).copy()
+        who_c = f"{ct} %{{customdata}}: %{{x}}"
+    value = f"%{{z:{EXACT}}}"
+    if not finite.all():  # a gap has no z to hover: spell every value out
+        kw["hovertext"] = np.vectorize(lambda v: _fmt(v, EXACT), otypes=[object])(m)
+        value = "%{hovertext}"
+    if cell_values:
+        if finite.all():
+            kw["texttemplate"] = f"%{{z:{CELL_FMT}}}"
+        else:
+            kw["text"] = np.vectorize(lambda v: _fmt(v, CELL_FMT), otypes=[object])(m)
+            kw["texttemplate"] = "%{text}"
+        kw["textfont"] = {"size": 11 if n_cols <= 8 else 9}
     fig = go.Figure(
         go.Heatmap(
             z=z.astype(np.float32),
@@ -168,7 +162,8 @@ def matrix_heatmap(
             zmax=zmax,
             zmid=0.0 if signed else None,
             hoverongaps=True,
-            hovertemplate=f"{who}<br>{escape_label(value_label)} = {value}<extra></extra>",
+            hovertemplate=f"{who_r}<br>{who_c}<br>{escape_label(value_label)} = {value}"
+            "<extra></extra>",
             colorbar={"thickness": 12, "len": 1.0 if n_rows > 6 else 1.4},
             **kw,
         )
@@ -192,7 +187,10 @@ def matrix_heatmap(
         a, b = max(highlight_cols[0], col_start), min(highlight_cols[1], col_start + n_cols)
         if a < b:
             _outline(fig, a - 0.5, b - 0.5, y0, y1)
-    cell = 30 if n_rows <= 8 else 22 if n_rows <= 24 else 14 if n_rows <= 48 else 11
+    if row_labels is None and n_rows > 24:  # rows of dimensions: no labels to keep apart
+        cell = 7
+    else:
+        cell = 30 if n_rows <= 8 else 22 if n_rows <= 24 else 14 if n_rows <= 48 else 11
     auto = max(170, min(900, 110 + cell * n_rows))
     return style(fig, height=height or auto, title=title)
 
@@ -221,8 +219,6 @@ def weights_compare(
     if len(labels) != uniform.shape[0]:
         raise ValueError(f"{uniform.shape[0]} weights but {len(labels)} labels")
     n = len(labels)
-    escaped = escape_labels(labels)
-    cd = np.array([f"{i}: {lab}" for i, lab in enumerate(escaped)], dtype=object)
     fig = go.Figure()
     for row, name, color in zip((uniform, attention), names, colors):
         fig.add_trace(
@@ -231,10 +227,10 @@ def weights_compare(
                 y=row,
                 name=escape_label(name),
                 marker_color=color,
-                customdata=cd,
-                hovertemplate=f"{escape_label(x_title)} %{{customdata}}<br>"
+                customdata=np.arange(n),
+                hovertemplate=f"{escape_label(x_title)} %{{customdata}}: %{{x}}<br>"
                 f"{escape_label(name)}: {escape_label(value_label)} = "
-                f"%{{y:{HOVER_FMT}}}<extra></extra>",
+                f"%{{y:{EXACT}}}<extra></extra>",
             )
         )
     fig.update_layout(

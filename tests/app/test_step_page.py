@@ -1,0 +1,340 @@
+"""The Step by step page through streamlit.testing.v1.AppTest.
+
+A fresh AppTest per case (architecture.md: widgets of the st.navigation entry script drop out
+of the element tree after the first rerun); the page's own controls are moved within a case.
+Figures are compared with numbers computed here from the core, not from the page's helpers.
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+import math
+
+import numpy as np
+import pytest
+
+from mha_core import AttentionConfig, build_attention, run_attention, word_tokenize
+from tests.app.conftest import make_app
+from ui.strings import STRINGS
+
+PAGE = "pages/step_by_step.py"
+DEFAULT_TOKENS = ["I", "want", "to", "live", "in", "Europe", "."]
+EN, ZH = STRINGS["en"], STRINGS["zh"]
+
+
+def _run(**state):
+    shared = {f"shared.{k}": v for k, v in state.items() if not k.startswith("step.")}
+    own = {k: v for k, v in state.items() if k.startswith("step.")}
+    at = make_app(page=PAGE, **shared, **own).run()
+    assert not at.exception, at.exception
+    return at
+
+
+def _figs(at) -> dict[str, dict]:
+    """Every figure of the page by its widget key ("step.fig.x", ...)."""
+    out = {}
+    for c in at.get("plotly_chart"):
+        key = c.proto.id.rsplit("-", 1)[-1]
+        out[key] = json.loads(c.proto.spec)
+    return out
+
+
+def _arr(v) -> np.ndarray:
+    """A Plotly array from the JSON spec (plain list or typed-array encoding)."""
+    if isinstance(v, dict) and "bdata" in v:
+        a = np.frombuffer(base64.b64decode(v["bdata"]), dtype=v["dtype"])
+        if "shape" in v:
+            shape = v["shape"]
+            if isinstance(shape, str):  # "7, 64"
+                shape = [int(n) for n in shape.split(",")]
+            a = a.reshape(shape)
+        return a
+    return np.asarray(v, dtype=float)
+
+
+def _z(fig) -> np.ndarray:
+    hm = fig["data"][0]
+    z = _arr(hm["z"])
+    if z.ndim == 1:  # typed arrays without a shape: rebuild it from the axes
+        z = z.reshape(len(_arr(hm["y"])), len(_arr(hm["x"])))
+    return z.astype(np.float64)
+
+
+def _outline_rows(fig) -> set[tuple[float, float]]:
+    return {(s["y0"], s["y1"]) for s in fig["layout"].get("shapes", [])}
+
+
+def _texts(at) -> str:
+    parts = [m.value for m in at.markdown] + [c.value for c in at.caption]
+    parts += [i.value for i in at.info] + [h.value for h in at.header]
+    return "\n".join(parts)
+
+
+def _latex(at) -> list[str]:
+    """The display formulas (st.latex wraps them in $$ lines)."""
+    return [e.value.strip().removeprefix("$$").removesuffix("$$").strip() for e in at.get("latex")]
+
+
+def _core(tokens, **cfg):
+    config = AttentionConfig(**cfg)
+    layer = build_attention(config)
+    return run_attention(tokens, config, layer), layer
+
+
+# --- the default view ------------------------------------------------------------------------
+def test_default_page_shows_the_five_steps_with_real_numbers():
+    at = _run()
+    headers = [h.value for h in at.header]
+    assert headers == [
+        EN["step.s0.title"],
+        EN["step.s1.title"],
+        EN["step.s2.title"],
+        EN["step.s3.title"],
+        EN["step.s4.title"],
+        EN["step.s5.title"],
+    ]
+    assert [s.value for s in at.subheader] == [EN["step.mask.title"], EN["step.naive.title"]]
+    figs = _figs(at)
+    expected = {
+        "step.fig.x",
+        "step.fig.e",
+        "step.fig.pe",
+        "step.fig.q_weight",
+        "step.fig.k_weight",
+        "step.fig.v_weight",
+        "step.fig.q",
+        "step.fig.k",
+        "step.fig.v",
+        "step.fig.scores",
+        "step.fig.scaled",
+        "step.fig.weights",
+        "step.fig.head_output",
+        "step.fig.naive_weights",
+        "step.fig.naive_vectors",
+        "step.fig.concat",
+        "step.fig.w_o",
+        "step.fig.output",
+    }
+    assert set(figs) == expected
+    assert figs["step.fig.x"]["layout"]["yaxis"]["ticktext"] == DEFAULT_TOKENS
+    # the numbers are the core's, for head 0 and the default query 0
+    sent, layer = _core(DEFAULT_TOKENS)
+    np.testing.assert_allclose(_z(figs["step.fig.x"]), sent.x.numpy(), atol=1e-6)
+    wq = layer.projection_weights()[0].detach().numpy()[:, 0:16]
+    np.testing.assert_allclose(_z(figs["step.fig.q_weight"]), wq, atol=1e-7)
+    w = sent.trace.weights[0, 0].numpy()
+    np.testing.assert_allclose(_z(figs["step.fig.weights"]), w, atol=1e-7)
+    np.testing.assert_allclose(_z(figs["step.fig.output"]), sent.trace.output[0], atol=1e-6)
+    # formulas, shapes and the row sum
+    latex = " ".join(_latex(at))
+    assert r"\sqrt{16}" in latex and r"\text{softmax}" in latex and "W_O" in latex
+    text = _texts(at)
+    assert "$X$ (7 × 64) · $W_Q^h$ (64 × 16) → $Q_h$ (7 × 16)" in text
+    assert "sums to **1.000000**" in text
+    assert EN["step.mask.none"] in text
+    # the table of the query row: exact values of the core
+    frame = at.dataframe[0].value
+    assert list(frame.index) == [f"{i}: {t}" for i, t in enumerate(DEFAULT_TOKENS)]
+    np.testing.assert_allclose(frame[EN["step.s3.col.weight"]].to_numpy(), w[0], atol=1e-7)
+    scores = sent.trace.scores[0, 0].numpy()
+    np.testing.assert_allclose(frame[EN["step.s3.col.raw"]].to_numpy(), scores[0], atol=1e-6)
+
+
+def test_pickers_offer_every_head_and_token():
+    at = _run()
+    head = at.selectbox(key="step.head")
+    query = at.selectbox(key="step.query")
+    assert list(head.options) == ["head 0", "head 1", "head 2", "head 3"]
+    assert list(query.options) == [f"{i}: {t}" for i, t in enumerate(DEFAULT_TOKENS)]
+    assert not at.get("select_slider") or all(
+        s.key not in ("step.dims", "step.dk_dims") for s in at.select_slider
+    )  # d_model 64 fits: no window pickers
+
+
+# --- moving the page's controls ----------------------------------------------------------------
+def test_head_picker_changes_every_head_piece():
+    at = _run(text="attention is not too shabby", mask="causal")
+    at.selectbox(key="step.head").set_value(2).run()
+    assert not at.exception
+    tokens = ["attention", "is", "not", "too", "shabby"]
+    sent, layer = _core(tokens, mask="causal")
+    figs = _figs(at)
+    wk = layer.projection_weights()[1].detach().numpy()[:, 32:48]
+    np.testing.assert_allclose(_z(figs["step.fig.k_weight"]), wk, atol=1e-7)
+    np.testing.assert_allclose(_z(figs["step.fig.v"]), sent.trace.v[0, 2].numpy(), atol=1e-7)
+    np.testing.assert_allclose(
+        _z(figs["step.fig.weights"]), sent.trace.weights[0, 2].numpy(), atol=1e-7
+    )
+    # concat: head 2's block (columns 32..47) outlined
+    x0s = {(s["x0"], s["x1"]) for s in figs["step.fig.concat"]["layout"]["shapes"]}
+    assert (31.5, 47.5) in x0s
+    # W_O: head 2's rows outlined
+    assert (31.5, 47.5) in _outline_rows(figs["step.fig.w_o"])
+    assert "columns 32–47 of $W_Q$ that belongs to head 2" in _texts(at)
+
+
+def test_query_picker_moves_the_outline_and_the_comparison():
+    at = _run(text="attention is not too shabby", mask="causal")
+    at.selectbox(key="step.query").set_value(3).run()
+    assert not at.exception
+    figs = _figs(at)
+    for key in ("step.fig.x", "step.fig.q", "step.fig.scores", "step.fig.weights"):
+        assert (2.5, 3.5) in _outline_rows(figs[key]), key
+    sent, _ = _core(["attention", "is", "not", "too", "shabby"], mask="causal")
+    bars = figs["step.fig.naive_weights"]["data"]
+    np.testing.assert_allclose(_arr(bars[0]["y"]), [0.25, 0.25, 0.25, 0.25, 0.0])
+    w = sent.trace.weights[0, 0, 3].numpy()
+    np.testing.assert_allclose(_arr(bars[1]["y"]), w, atol=1e-7)
+    v = sent.trace.v[0, 0].numpy().astype(np.float64)
+    vectors = _z(figs["step.fig.naive_vectors"])
+    np.testing.assert_allclose(vectors[0], v[:4].mean(axis=0), atol=1e-6)
+    np.testing.assert_allclose(vectors[1], w @ v, atol=1e-6)
+    text = _texts(at)
+    assert "may look at $|A_i|$ = 4 keys" in text
+    assert "Row 3 of $\\alpha_h$ sums to **1.000000**" in text
+    # the table follows the query: masked keys say −∞, their weight is 0
+    frame = at.dataframe[0].value
+    masked = frame[EN["step.s3.col.masked"]].to_numpy()
+    assert masked[4] == -math.inf and np.isfinite(masked[:4]).all()
+    assert frame[EN["step.s3.col.weight"]].to_numpy()[4] == 0.0
+
+
+def test_wide_models_show_a_window_that_follows_the_head():
+    at = _run(d_model=512, n_heads=2)
+    dims, dk = at.select_slider(key="step.dims"), at.select_slider(key="step.dk_dims")
+    assert list(dims.options) == [f"{s}–{s + 63}" for s in range(0, 512, 64)]
+    assert list(dk.options) == [f"{s}–{s + 63}" for s in range(0, 256, 64)]
+    assert "dimensions 0–63 of 512" in _texts(at)
+    at.selectbox(key="step.head").set_value(1).run()  # head 1 = columns 256..511
+    assert not at.exception
+    assert at.session_state["step.dims"] == 256
+    figs = _figs(at)
+    x = _arr(figs["step.fig.x"]["data"][0]["x"])
+    assert x[0] == 256 and x[-1] == 319 and len(x) == 64
+    assert "dimensions 256–319 of 512" in _texts(at)
+    sent, layer = _core(DEFAULT_TOKENS, d_model=512, n_heads=2)
+    np.testing.assert_allclose(_z(figs["step.fig.x"]), sent.x.numpy()[:, 256:320], atol=1e-6)
+    at.select_slider(key="step.dk_dims").set_value(128).run()
+    assert not at.exception
+    figs = _figs(at)
+    q = sent.trace.q[0, 1].numpy()
+    np.testing.assert_allclose(_z(figs["step.fig.q"]), q[:, 128:192], atol=1e-6)
+    wq = layer.projection_weights()[0].detach().numpy()
+    # W_Q^h of head 1: input dims 256..319 (rows), head dims 128..191 (columns)
+    np.testing.assert_allclose(
+        _z(figs["step.fig.q_weight"]), wq[256:320, 256 + 128 : 256 + 192], atol=1e-7
+    )
+    w_o = layer.out_proj.weight.detach().numpy().T
+    np.testing.assert_allclose(_z(figs["step.fig.w_o"]), w_o[256:320, 256:320], atol=1e-7)
+    at.select_slider(key="step.dims").set_value(448).run()
+    assert not at.exception
+    x = _arr(_figs(at)["step.fig.concat"]["data"][0]["x"])
+    assert x[0] == 448 and x[-1] == 511
+
+
+def test_choices_the_sidebar_made_impossible_fall_back():
+    # head 7 of 8, query 6, then the sidebar leaves 2 heads and 3 tokens
+    at = _run(**{"n_heads": 2, "text": "a b c", "step.head": 7, "step.query": 6})
+    assert at.session_state["step.head"] == 1
+    assert at.session_state["step.query"] == 2
+    at = _run(**{"d_model": 64, "step.dims": 448, "step.dk_dims": 192})
+    assert not at.get("select_slider") or all(
+        s.key not in ("step.dims", "step.dk_dims") for s in at.select_slider
+    )
+
+
+# --- every sidebar setting the page explains --------------------------------------------------
+def test_causal_mask_shows_the_masked_scores():
+    at = _run(mask="causal")
+    figs = _figs(at)
+    masked = figs["step.fig.masked"]["data"][0]
+    hover = np.asarray(masked["hovertext"], dtype=object)
+    assert hover[0, 1] == "−∞" and hover[1, 0] != "−∞"
+    z = _z(figs["step.fig.masked"])
+    assert np.isnan(z[np.triu_indices(7, 1)]).all()
+    assert np.triu(_z(figs["step.fig.weights"]), 1).max() == 0.0
+    assert EN["step.mask.causal"] in _texts(at)
+
+
+def test_scaling_off_shows_unscaled_scores_only():
+    at = _run(scale=False)
+    figs = _figs(at)
+    assert "step.fig.scaled" not in figs
+    assert EN["step.s2.noscale"] in _texts(at)
+    assert r"\text{score}(Q_h, K_h) = Q_h K_h^\top" in _latex(at)
+
+
+def test_additive_scoring_shows_its_own_formula():
+    at = _run(scoring="additive")
+    assert at.header[2].value == EN["step.s2.title_additive"]
+    latex = _latex(at)
+    assert any(r"v_h^\top \tanh" in v for v in latex)
+    assert not any(r"\sqrt{16}" in v for v in latex)  # 1/sqrt(d_k) does not apply
+    assert any("does not apply to additive scores" in i.value for i in at.info)
+    figs = _figs(at)
+    assert {"step.fig.additive_q", "step.fig.additive_k", "step.fig.additive_v"} <= set(figs)
+    assert "step.fig.features" in figs and "step.fig.scaled" not in figs
+    sent, layer = _core(DEFAULT_TOKENS, scoring="additive")
+    np.testing.assert_allclose(
+        _z(figs["step.fig.scores"]), sent.trace.scores[0, 0].numpy(), atol=1e-6
+    )
+
+
+def test_positional_encoding_off():
+    at = _run(positional=False)
+    assert EN["step.s0.text_nope"] in _texts(at)
+    assert "step.fig.pe" not in _figs(at)
+    assert any(v.startswith("X = E \\in") for v in _latex(at))
+
+
+def test_chinese():
+    at = _run(lang="zh")
+    assert at.title[0].value == ZH["step.title"]
+    assert [h.value for h in at.header][1] == ZH["step.s1.title"]
+    assert at.selectbox(key="step.head").options[0] == "头 0"
+    assert at.selectbox(key="step.head").label == ZH["step.head"]
+    figs = _figs(at)
+    assert figs["step.fig.x"]["layout"]["yaxis"]["title"]["text"] == ZH["step.axis.token"]
+    frame = at.dataframe[0].value
+    assert frame.columns[-1] == ZH["step.s3.col.weight"]
+
+
+# --- bad input ------------------------------------------------------------------------------
+@pytest.mark.parametrize("text", ["", "   ", "\u200b\u200b"])
+def test_no_tokens_gives_a_message(text):
+    at = _run(text=text)
+    assert at.info and not at.get("plotly_chart")
+    assert at.info[0].value in (EN["msg.empty"], EN["msg.no_tokens"])
+
+
+def test_markup_stays_literal_text():
+    text = '<b>x</b> <a href="https://example.com">x</a> <img src=x onerror=alert(1)>'
+    at = _run(text=text)
+    tokens = word_tokenize(text).tokens
+    figs = _figs(at)
+    spec = json.dumps(figs)
+    assert "<b>" not in spec and "<a href" not in spec and "<img" not in spec
+    ticks = figs["step.fig.weights"]["layout"]["xaxis"]["ticktext"]
+    assert ticks == [
+        t.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;") for t in tokens
+    ]
+    assert list(at.selectbox(key="step.query").options)[0] == f"0: {tokens[0]}"
+
+
+def test_single_token_and_repeated_tokens():
+    at = _run(text="hello")
+    figs = _figs(at)
+    assert _z(figs["step.fig.weights"]).tolist() == [[1.0]]
+    at = _run(text=" ".join(["the"] * 40))
+    figs = _figs(at)
+    assert _z(figs["step.fig.weights"]).shape == (40, 40)
+    assert len(figs["step.fig.x"]["layout"]["yaxis"]["tickvals"]) == 40
+
+
+def test_long_text_is_truncated_with_a_notice():
+    at = _run(text=" ".join(f"w{i}" for i in range(100)))
+    assert any("100 tokens" in w.value for w in at.warning)
+    assert _z(_figs(at)["step.fig.weights"]).shape == (64, 64)
+    at.selectbox(key="step.query").set_value(63).run()
+    assert not at.exception

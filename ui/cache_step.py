@@ -1,0 +1,19 @@
+"""Cached step-by-step pieces of one head (bounded: a few MB each at d_model = 512)."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from mha_core import AttentionConfig
+from mha_core.steps import HeadSteps
+from mha_core.steps import head_steps as _head_steps
+from ui import cache
+
+
+@st.cache_data(max_entries=16, show_spinner=False)
+def head_steps(
+    tokens: tuple[str, ...], config: AttentionConfig, head: int, query: int
+) -> HeadSteps:
+    """Every piece of head `head` on the sentence, following query token `query`."""
+    sentence = cache.sentence_trace(tokens, config)
+    return _head_steps(sentence, cache.attention_layer(config), head, query)
