@@ -21,7 +21,9 @@ EN = {
     "step.head": "Head h",
     "step.head_help": "Each head has its own projections $W_Q^h, W_K^h, W_V^h$ and works in "
     "its own d_k = {d_k} dimensions.",
-    "step.head_option": "head {h}",
+    # the same in both languages: a selectbox keeps showing the text of its chosen option
+    # after a language switch (Streamlit 1.67), so the options carry no words
+    "step.head_option": "h = {h}",
     "step.query": "Query token i",
     "step.query_help": "The token whose row is followed (outlined) through the steps: where it "
     "looks, and what it receives.",
@@ -173,7 +175,7 @@ ZH = {
     "step.random_note": "权重是随机的 (种子 {seed}),没有经过训练:数值展示的是计算过程,而不是语义。",
     "step.head": "头 h",
     "step.head_help": "每个头都有自己的投影 $W_Q^h, W_K^h, W_V^h$,并在自己的 d_k = {d_k} 维中计算。",
-    "step.head_option": "头 {h}",
+    "step.head_option": "h = {h}",
     "step.query": "查询标记 i",
     "step.query_help": "在各个步骤中被跟踪 (加框) 的那一行对应的标记:它关注哪里,又得到什么。",
     "step.query_option": "{i}: {token}",
