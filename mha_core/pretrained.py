@@ -250,31 +250,43 @@ class PretrainedModel(nn.Module):
                 f"(this model has {limit} positions), got {max_tokens!r}"
             )
         tok = self.tokenizer
+        keep = None  # indices of the tokens kept; None: all
+        # truncation is a setting on the shared tokenizer: set it and encode under one lock
         with self._tokenizer_lock:
-            enc = tok.encode(text, text_pair)
+            enc = tok.encode(text, text_pair)  # no truncation set: all the tokens
             n_total = len(enc.ids)
-            if n_total > max_tokens:
+            if n_total > max_tokens and text_pair is None:
+                keep = [*range(max_tokens - 1), n_total - 1]  # [CLS] first pieces ... [SEP]
+            elif n_total > max_tokens:  # a pair: longest first, as the tokenizer does it
                 tok.enable_truncation(max_tokens, strategy="longest_first")
                 try:
                     enc = tok.encode(text, text_pair)
                 finally:
                     tok.no_truncation()
-        special = tuple(bool(s) for s in enc.special_tokens_mask)
+
+        def kept(values: list) -> tuple:
+            return tuple(values) if keep is None else tuple(values[i] for i in keep)
+
         return Tokenized(
-            tokens=tuple(enc.tokens),
-            ids=tuple(enc.ids),
-            type_ids=tuple(enc.type_ids),
-            special=special,
-            offsets=tuple(tuple(o) for o in enc.offsets),
+            tokens=kept(enc.tokens),
+            ids=kept(enc.ids),
+            type_ids=kept(enc.type_ids),
+            special=tuple(bool(s) for s in kept(enc.special_tokens_mask)),
+            offsets=tuple(tuple(o) for o in kept(enc.offsets)),
             n_total=n_total,
-            truncated=n_total > len(enc.ids),
+            truncated=n_total > max_tokens,
         )
 
     # --- running -------------------------------------------------------------------------------
     def forward(
-        self, input_ids: torch.Tensor, token_type_ids: torch.Tensor | None = None
+        self,
+        input_ids: torch.Tensor,
+        token_type_ids: torch.Tensor | None = None,
+        *,
+        keep_layers: bool = True,
     ) -> tuple[torch.Tensor, torch.Tensor, list[AttentionTrace]]:
-        """input_ids (T,) -> hidden states (L+1, T, C), attentions (L, nh, T, T), L traces."""
+        """input_ids (T,) -> hidden states (L+1, T, C), attentions (L, nh, T, T), L traces
+        (none when keep_layers is False)."""
         T = input_ids.shape[-1]
         if input_ids.dim() != 1 or input_ids.shape[0] > self.max_tokens:
             raise ValueError(
@@ -294,22 +306,33 @@ class PretrainedModel(nn.Module):
         for i, layer in enumerate(self.layers):
             x, att = layer(x, weights_out=attentions[i : i + 1])  # (1, T, C)
             hidden[i + 1] = x[0]
-            traces.append(att)
+            if keep_layers:
+                traces.append(att)
         return hidden, attentions, traces
 
     def trace(
-        self, text: str, text_pair: str | None = None, max_tokens: int = 512
+        self,
+        text: str,
+        text_pair: str | None = None,
+        max_tokens: int = 512,
+        *,
+        keep_layers: bool = True,
     ) -> PretrainedTrace:
         """Tokenize `text` (and `text_pair`), run the encoder, and return every layer's attention.
 
         Inputs longer than `max_tokens` (at most the model's 512 positions) are truncated; the
         trace says so (`truncated`, `n_total_tokens`).
+
+        `keep_layers=False` leaves `layers` empty and keeps only `attentions` and
+        `hidden_states`: about half the memory (the per-layer q, k, v, logits, ... are dropped;
+        at 512 tokens the logits alone are 75 MB). `layer_trace(trace, i)` recomputes layer i's
+        full trace from the hidden states, identical to the one kept here.
         """
         tk = self.tokenize(text, text_pair, max_tokens)
         ids = torch.tensor(tk.ids, dtype=torch.long)  # (T,)
         type_ids = torch.tensor(tk.type_ids, dtype=torch.long)  # (T,)
         with torch.inference_mode():
-            hidden, attentions, layers = self.forward(ids, type_ids)  # (L+1,T,C), (L,nh,T,T)
+            hidden, attentions, layers = self.forward(ids, type_ids, keep_layers=keep_layers)
         return PretrainedTrace(
             text=text,
             text_pair=text_pair,
@@ -334,7 +357,10 @@ class PretrainedModel(nn.Module):
         With the model's own head count this is the layer's original trace. A string is traced
         first. Returns an `AttentionTrace` with B = 1.
         """
-        trace = self.trace(trace_or_text) if isinstance(trace_or_text, str) else trace_or_text
+        if isinstance(trace_or_text, str):
+            trace = self.trace(trace_or_text, keep_layers=False)
+        else:
+            trace = trace_or_text
         if not isinstance(layer, int) or not 0 <= layer < self.n_layers:
             raise ValueError(
                 f"layer must be a whole number from 0 to {self.n_layers - 1}, got {layer!r}"
@@ -353,6 +379,11 @@ class PretrainedModel(nn.Module):
         with torch.inference_mode():
             x = trace.hidden_states[layer][None]  # (1, T, C), the layer's input
             return mha(x)
+
+    def layer_trace(self, trace_or_text: PretrainedTrace | str, layer: int) -> AttentionTrace:
+        """Layer `layer`'s full AttentionTrace (q, k, v, logits, weights, ...), recomputed from
+        the trace's hidden states; the same numbers as `trace.layers[layer]`."""
+        return self.rehead(trace_or_text, layer, self.n_heads)
 
 
 def load_pretrained(path: str | Path | None = None) -> PretrainedModel:

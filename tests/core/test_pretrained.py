@@ -248,11 +248,13 @@ def test_truncation_is_thread_safe(ours):
     """Truncation is a tokenizer setting; concurrent calls with different limits must not mix."""
 
     def run(i: int) -> tuple[int, tuple[str, ...]]:
-        limit = 8 if i % 2 else 512
-        return limit, ours.tokenize(LONG_TEXT, max_tokens=limit).tokens
+        if i % 2:  # a truncated pair sets truncation on the tokenizer for a moment
+            return 1, ours.tokenize(LONG_TEXT, PARAGRAPH, max_tokens=8).tokens
+        return 0, ours.tokenize(LONG_TEXT).tokens
 
-    short, long = ours.tokenize(LONG_TEXT, max_tokens=8), ours.tokenize(LONG_TEXT)
-    expected = {8: short.tokens, 512: long.tokens}
+    pair, single = ours.tokenize(LONG_TEXT, PARAGRAPH, max_tokens=8), ours.tokenize(LONG_TEXT)
+    assert len(pair.tokens) == 8 and len(single.tokens) == 512
+    expected = {1: pair.tokens, 0: single.tokens}
     interval = sys.getswitchinterval()
     sys.setswitchinterval(1e-6)  # switch threads as often as possible
     try:
@@ -260,8 +262,8 @@ def test_truncation_is_thread_safe(ours):
             results = list(pool.map(run, range(400)))
     finally:
         sys.setswitchinterval(interval)
-    for limit, tokens in results:
-        assert tokens == expected[limit]
+    for kind, tokens in results:
+        assert tokens == expected[kind]
 
 
 # --- the trace -------------------------------------------------------------------------------
@@ -324,6 +326,26 @@ def test_weights_out_gives_the_same_trace():
         assert not torch.isnan(buf[1]).any()
     with pytest.raises(ValueError, match="weights_out"):
         mha(x, weights_out=torch.empty(2, 4, 5, 4))
+
+
+def test_keep_layers_false_keeps_the_same_attentions_only(ours):
+    text = "Hello, world! <b>x</b> 🙂 café"
+    full, light = ours.trace(text), ours.trace(text, keep_layers=False)
+    assert light.layers == []
+    assert light.tokens == full.tokens
+    assert torch.equal(light.attentions, full.attentions)
+    assert torch.equal(light.hidden_states, full.hidden_states)
+
+
+@pytest.mark.parametrize("keep_layers", [True, False])
+def test_layer_trace_recomputes_the_kept_layer(ours, keep_layers):
+    text = "the cat saw the dog"
+    full = ours.trace(text)
+    trace = ours.trace(text, keep_layers=keep_layers)
+    for i, old in enumerate(full.layers):
+        new = ours.layer_trace(trace, i)
+        for name in ("q", "k", "v", "logits", "weights", "head_outputs", "concat", "output"):
+            assert torch.equal(getattr(new, name), getattr(old, name)), (i, name)
 
 
 # --- re-heading ------------------------------------------------------------------------------
