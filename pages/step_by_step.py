@@ -10,8 +10,8 @@ import viz
 from ui import cache_step, state, widgets
 from ui.i18n import t
 from ui.sidebar import url_notice
-from ui.strings.step import latex
-from viz.matrix import matrix_heatmap, weights_compare
+from ui.strings.step import SYMBOLS, latex
+from viz.matrix import MINUS_INF, matrix_heatmap, weights_compare
 
 WINDOW = 64  # at most this many d_model / d_k dimensions per axis in one figure
 K_HEAD, K_QUERY, K_DIMS, K_DK = "step.head", "step.query", "step.dims", "step.dk_dims"
@@ -156,24 +156,27 @@ st.markdown(t("step.s1.convention", start=h0, stop=h1 - 1, h=head))
 st.caption(t("step.s1.shapes", T=T, C=C, d_k=dk))
 st.caption(t("step.s1.bias_zero" if s.biases_zero else "step.s1.bias"))
 w_cols = st.columns(3)
-for col, name, w in zip(w_cols, ("W_Q^h", "W_K^h", "W_V^h"), (s.w_q, s.w_k, s.w_v)):
+for col, part, w in zip(w_cols, "qkv", (s.w_q, s.w_k, s.w_v)):
     fig = matrix_heatmap(
         w.numpy()[d0:d1, k0:k1],
         row_start=d0,
         col_start=k0,
-        title=t("step.fig.w", name=name, h=head, rows=C, cols=dk),
+        title=t("step.fig.w", name=SYMBOLS[f"w_{part}"], h=head, rows=C, cols=dk),
         row_title=t("step.axis.in_dim"),
         col_title=ax_dim,
         value_label=val,
     )
-    _plot(fig, f"step.fig.{name[2].lower()}_weight", col)
+    _plot(fig, f"step.fig.{part}_weight", col)
 st.caption(t("step.s1.rows", i=query))
 qkv_cols = st.columns(3)
-for col, name, m in zip(qkv_cols, ("Q_h", "K_h", "V_h"), (s.q, s.k, s.v)):
+for col, part, m in zip(qkv_cols, "qkv", (s.q, s.k, s.v)):
     fig = token_by_dims(
-        m.numpy(), t("step.fig.qkv", name=name, T=T, d_k=dk), cols=(k0, k1), highlight=name == "Q_h"
+        m.numpy(),
+        t("step.fig.qkv", name=SYMBOLS[part], T=T, d_k=dk),
+        cols=(k0, k1),
+        highlight=part == "q",
     )
-    _plot(fig, f"step.fig.{name[0].lower()}", col)
+    _plot(fig, f"step.fig.{part}", col)
 
 # --- 2: scores, scaling, mask --------------------------------------------------------------
 additive = s.additive is not None
@@ -212,20 +215,20 @@ if scaled_shown:
 if additive:
     with st.expander(t("step.s2.additive_parts", h=head, i=query)):
         a_cols = st.columns(3)
-        for col, name, w in zip(a_cols, ("W_q^h", "W_k^h"), (s.additive.w_q, s.additive.w_k)):
+        for col, part, w in zip(a_cols, "qk", (s.additive.w_q, s.additive.w_k)):
             fig = matrix_heatmap(
                 w.numpy()[k0:k1, k0:k1],
                 row_start=k0,
                 col_start=k0,
-                title=t("step.fig.additive_w", name=name, h=head, d_k=dk),
+                title=t("step.fig.additive_w", name=SYMBOLS[f"add_{part}"], h=head, d_k=dk),
                 row_title=ax_dim,
                 col_title=ax_dim,
                 value_label=val,
             )
-            _plot(fig, f"step.fig.additive_{name[2]}", col)
+            _plot(fig, f"step.fig.additive_{part}", col)
         fig = matrix_heatmap(
             s.additive.v.numpy()[None, k0:k1],
-            ["v_h"],
+            [SYMBOLS["add_v"]],
             col_start=k0,
             title=t("step.fig.additive_v", h=head, d_k=dk),
             col_title=ax_dim,
@@ -278,7 +281,7 @@ with st.expander(t("step.s3.table", i=query), expanded=T <= 12):
     )
     frame.index.name = t("step.s3.col.key")
     st.dataframe(
-        frame.style.format(lambda v: "−∞" if v == -math.inf else f"{v:.6f}"), key="step.table"
+        frame.style.format(lambda v: MINUS_INF if v == -math.inf else f"{v:.6f}"), key="step.table"
     )
 
 # --- the thread's starting point: naive summation of values ---------------------------------

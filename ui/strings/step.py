@@ -292,6 +292,19 @@ ZH = {
     "step.weight": "权重",
 }
 
+# Names of the matrices in figure titles: notation, the same in both languages.
+SYMBOLS = {
+    "w_q": "W_Q^h",
+    "w_k": "W_K^h",
+    "w_v": "W_V^h",
+    "q": "Q_h",
+    "k": "K_h",
+    "v": "V_h",
+    "add_q": "W_q^h",
+    "add_k": "W_k^h",
+    "add_v": "v_h",
+}
+
 # Display formulas (st.latex), the same in both languages as on the course page.
 LATEX = {
     "x_pe": r"X = E + PE \in \mathbb{{R}}^{{T \times d_{{model}}}}",
