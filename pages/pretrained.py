@@ -104,7 +104,10 @@ options = valid_head_counts(cfg.hidden_size)
 h_new = st.select_slider(t("pre.rehead_heads"), options, value=12, key="pre.rehead_heads")
 re = cache_pretrained.rehead(settings.text, pair.strip() or None, layer, h_new)
 re_w = re.weights[0].numpy()  # (h, T, T)
-orig_out = tr.layers[layer].output[0].numpy()
+orig_out = cache_pretrained.rehead(
+    settings.text, pair.strip() or None, layer, cfg.num_attention_heads
+)
+orig_out = orig_out.output[0].numpy()
 change = float(np.linalg.norm(re.output[0].numpy() - orig_out) / np.linalg.norm(orig_out))
 if hide:
     re_w = hide_tokens(re_w, ~tr.special_tokens_mask.numpy())

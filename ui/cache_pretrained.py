@@ -1,4 +1,4 @@
-"""The pretrained model: loaded once per process, traces cached per input."""
+"""The pretrained model: loaded once per process, traces cached per input (bounded)."""
 
 from __future__ import annotations
 
@@ -13,11 +13,14 @@ def model() -> PretrainedModel:
     return load_pretrained()
 
 
-@st.cache_data(max_entries=32, show_spinner=False)
+@st.cache_data(max_entries=16, show_spinner=False)
 def trace(text: str, text_pair: str | None) -> PretrainedTrace:
-    return model().trace(text, text_pair or None)
+    """Attentions and hidden states only (keep_layers=False): about half the memory per entry;
+    a layer's full trace is recomputed on demand by `rehead`."""
+    return model().trace(text, text_pair or None, keep_layers=False)
 
 
-@st.cache_data(max_entries=32, show_spinner=False)
+@st.cache_data(max_entries=16, show_spinner=False)
 def rehead(text: str, text_pair: str | None, layer: int, n_heads: int) -> AttentionTrace:
+    """Layer `layer` split into `n_heads` heads; with the model's own count, the layer itself."""
     return model().rehead(trace(text, text_pair), layer, n_heads)

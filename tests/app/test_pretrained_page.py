@@ -32,6 +32,8 @@ def test_default_view():
     assert enlarged["layout"]["xaxis"]["ticktext"][-1] == "[SEP]"
     assert len([d for d in regrid["data"] if d["type"] == "heatmap"]) == 12
     assert len(at.dataframe[0].value) == 12
+    # re-heading with the model's own 12 heads reproduces the layer exactly
+    assert any("h = 12, d_k = 32" in m.value and "changes by 0.0%" in m.value for m in at.markdown)
 
 
 def test_controls():
