@@ -1,0 +1,116 @@
+"""Our all-MiniLM-L6-v2 (through mha_core) against Hugging Face's eager BertModel.
+
+For 16, 128 and 512 tokens, prints the median time of
+
+- HF:    `BertModel(input_ids, token_type_ids, output_attentions=True)` on the same token ids,
+         eager attention, under torch.inference_mode() (tokenizing not counted for HF);
+- ours:  `PretrainedModel.trace(text, keep_layers=False)`: tokenizing and the forward, returning
+         all attentions (L, nh, T, T) and all hidden states: the same work as HF's call;
+- full:  `PretrainedModel.trace(text)`: the same, and every layer's whole AttentionTrace
+         (q, k, v, logits, head outputs, ...) kept as well: more memory to fill;
+
+and the ratios ours / HF and full / HF (of the medians). All run in the same process,
+interleaved (each round runs all three, the order alternating), so that machine noise hits them
+alike; on a busy machine the median of the per-round ratios ("paired") is the steadier figure.
+torch's thread count is left as it is.
+Target: ours / HF <= 1.0. `transformers` is needed here (it is only the reference).
+
+    python bench/pretrained.py [--repeats 20] [--sizes 16 128 512]
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import time
+from pathlib import Path
+
+import torch
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from mha_core.pretrained import default_model_path, load_pretrained  # noqa: E402
+
+SENTENCE = "the cat sat on the mat and the dog saw a bird in the tree by the old house"
+WORDS = SENTENCE.split(" ")
+
+
+def text_of(n_tokens: int) -> str:
+    """A text of exactly n_tokens WordPiece tokens with [CLS] and [SEP] (one token per word)."""
+    return " ".join(WORDS[i % len(WORDS)] for i in range(n_tokens - 2))
+
+
+def timed(fn, inner: int) -> float:
+    t0 = time.perf_counter()
+    for _ in range(inner):
+        fn()
+    return (time.perf_counter() - t0) / inner
+
+
+def bench(ours, hf, n_tokens: int, repeats: int, warmup: int) -> dict[str, list[float]]:
+    text = text_of(n_tokens)
+    trace = ours.trace(text)
+    assert len(trace.tokens) == n_tokens and not trace.truncated, len(trace.tokens)
+    ids, types = trace.token_ids[None], trace.token_type_ids[None]  # (1, T)
+
+    def run_ours():
+        return ours.trace(text, keep_layers=False)
+
+    def run_full():
+        return ours.trace(text)
+
+    def run_hf():
+        with torch.inference_mode():
+            return hf(input_ids=ids, token_type_ids=types, output_attentions=True)
+
+    out = run_hf()  # same work: same numbers
+    for i, att in enumerate(out.attentions):
+        torch.testing.assert_close(trace.attentions[i], att[0], atol=1e-5, rtol=0)
+    torch.testing.assert_close(trace.last_hidden_state, out.last_hidden_state[0], atol=1e-4, rtol=0)
+
+    fns = {"hf": run_hf, "ours": run_ours, "full": run_full}
+    for _ in range(warmup):
+        for fn in fns.values():
+            fn()
+    inner = max(1, 64 // n_tokens)  # several calls per sample when one call is very short
+    times: dict[str, list[float]] = {name: [] for name in fns}
+    for i in range(repeats):
+        order = list(fns.items()) if i % 2 == 0 else list(fns.items())[::-1]
+        for name, fn in order:
+            times[name].append(timed(fn, inner))
+    return times
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--repeats", type=int, default=20)
+    ap.add_argument("--warmup", type=int, default=3)
+    ap.add_argument("--sizes", type=int, nargs="+", default=[16, 128, 512])
+    args = ap.parse_args()
+
+    from transformers import BertModel  # the reference only; our model never imports it
+
+    ours = load_pretrained()
+    hf = BertModel.from_pretrained(
+        str(default_model_path()), attn_implementation="eager", local_files_only=True
+    ).eval()
+    print(f"torch {torch.__version__}, {torch.get_num_threads()} threads, {args.repeats} repeats")
+    print(
+        f"{'tokens':>6} {'HF ms':>8} {'ours ms':>8} {'ours/HF':>8} {'paired':>7}"
+        f" {'full ms':>8} {'full/HF':>8} {'paired':>7}"
+    )
+    med = statistics.median
+    for n in args.sizes:
+        t = bench(ours, hf, n, args.repeats, args.warmup)
+        hf_ms, ours_ms, full_ms = med(t["hf"]) * 1e3, med(t["ours"]) * 1e3, med(t["full"]) * 1e3
+        paired_ours = med(a / b for a, b in zip(t["ours"], t["hf"]))
+        paired_full = med(a / b for a, b in zip(t["full"], t["hf"]))
+        print(
+            f"{n:>6} {hf_ms:>8.2f} {ours_ms:>8.2f} {ours_ms / hf_ms:>8.2f} {paired_ours:>7.2f}"
+            f" {full_ms:>8.2f} {full_ms / hf_ms:>8.2f} {paired_full:>7.2f}",
+            flush=True,
+        )
+
+
+if __name__ == "__main__":
+    main()
