@@ -99,7 +99,7 @@ def wavelength_chart(
     height: int = 360,
 ) -> go.Figure:
     """The wavelength of each sin/cos pair on a log axis, with the number of positions shown as
-    a horizontal line (pairs above it never complete one cycle in the table)."""
+    a second, flat trace (pairs above it never complete one cycle in the table)."""
     wl = np.asarray(wavelengths, dtype=np.float64)
     i = np.arange(len(wl))
     label, x_t, y_t = escape_label(name), escape_label(x_title), escape_label(y_title)
@@ -117,14 +117,21 @@ def wavelength_chart(
         )
     )
     if n_positions is not None:
-        fig.add_hline(
-            y=n_positions,
-            line={"dash": "dot", "color": QUALITATIVE[1]},
-            annotation_text=f"{escape_label(positions_label)} = {n_positions}",
-            annotation_position="bottom right",
+        # a trace, not add_hline: annotations on log axes take log10 coordinates
+        ref = f"{escape_label(positions_label)} = {n_positions}"
+        fig.add_trace(
+            go.Scatter(
+                x=[i[0], i[-1]],
+                y=[n_positions, n_positions],
+                mode="lines",
+                line={"dash": "dot", "color": QUALITATIVE[1]},
+                name=ref,
+                hovertemplate=f"{ref}<extra></extra>",
+            )
         )
     fig.update_xaxes(title_text=x_t)
     fig.update_yaxes(title_text=y_t, type="log")
+    fig.update_layout(legend={"orientation": "h", "y": -0.25})
     return style(fig, height=height)
 
 
@@ -152,8 +159,12 @@ def similarity_heatmap(
             f"{escape_label(value_label)} = %{{z:.6f}}<extra></extra>",
         )
     )
-    fig.update_xaxes(title_text=x_t, showgrid=False, zeroline=False, scaleanchor="y")
-    fig.update_yaxes(title_text=y_t, autorange="reversed", showgrid=False, zeroline=False)
+    fig.update_xaxes(
+        title_text=x_t, showgrid=False, zeroline=False, scaleanchor="y", constrain="domain"
+    )
+    fig.update_yaxes(
+        title_text=y_t, autorange="reversed", showgrid=False, zeroline=False, constrain="domain"
+    )
     return style(fig, height=height or 520)
 
 

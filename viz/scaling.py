@@ -19,10 +19,12 @@ THEORY = "#555555"
 MARK = "#009E73"  # Okabe-Ito bluish green
 
 
-def _log2_ticks(values) -> dict:
+def _log2_ticks(values, every: int = 1) -> dict:
+    """A log axis with ticks at powers of two (every `every`-th one) covering `values`."""
     v = np.asarray(values, dtype=np.float64)
+    v = v[np.isfinite(v) & (v > 0)]
     lo, hi = int(np.floor(np.log2(v.min()))), int(np.ceil(np.log2(v.max())))
-    ticks = [2**e for e in range(lo, hi + 1)]
+    ticks = [2**e for e in range(lo, hi + 1) if (e - lo) % every == 0]
     return {"type": "log", "tickvals": ticks, "ticktext": [f"{x:g}" for x in ticks]}
 
 
@@ -81,7 +83,8 @@ def std_figure(
             )
         )
     fig.update_xaxes(title_text=x_t, **_log2_ticks(d_k))
-    fig.update_yaxes(title_text=escape_label(y_title), type="log")
+    all_y = np.concatenate([np.ravel(y) for y, *_ in series])
+    fig.update_yaxes(title_text=escape_label(y_title), **_log2_ticks(all_y))
     fig.update_layout(legend={"orientation": "h", "y": -0.2})
     return style(fig, height=height)
 
@@ -175,7 +178,7 @@ def saturation_figure(
             row=1,
             col=c + 1,
         )
-        fig.update_xaxes(title_text=x_t, **_log2_ticks(d_k), row=1, col=c + 1)
+        fig.update_xaxes(title_text=x_t, **_log2_ticks(d_k, every=2), row=1, col=c + 1)
     fig.update_layout(legend={"orientation": "h", "y": -0.25})
     return style(fig, height=height)
 
@@ -269,6 +272,6 @@ def temperature_figure(
                 row=1,
                 col=c + 1,
             )
-        fig.update_xaxes(title_text=x_t, **_log2_ticks(taus), row=1, col=c + 1)
+        fig.update_xaxes(title_text=x_t, **_log2_ticks(taus, every=2), row=1, col=c + 1)
     fig.update_layout(legend={"orientation": "h", "y": -0.25})
     return style(fig, height=height)

@@ -1,0 +1,168 @@
+"""The Positional encoding and Scaling lab pages in a real Chromium against `streamlit run`."""
+
+from __future__ import annotations
+
+import urllib.parse
+
+import pytest
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+from tests.browser.conftest import plot_data, wait_for_app
+
+pytestmark = pytest.mark.browser
+
+# trace types of every chart, in page order (default settings: 64 positions, 6 dimensions,
+# the 7-token example sentence)
+PE_TRACES = [
+    ["scatter"] * 6,  # sine/cosine curves of the default dimensions
+    ["heatmap"],  # positions x dimensions
+    ["scatter"] * 2,  # wavelengths, positions shown
+    ["heatmap"],  # PE PE^T
+    ["scatter"] * 3,  # closed form, position 0, anchor
+    ["heatmap"] * 2,  # interleaved, concatenated
+    ["heatmap"],  # permutation matrix
+    ["heatmap"] * 3,  # A, A', P A P^T without PE
+    ["heatmap"] * 3,  # ... with PE
+]
+SCALING_TRACES = [
+    ["scatter"] * 4,  # measured and theory, unscaled and scaled
+    ["histogram"] * 2,
+    ["scatter"] * 9,  # 3 panels x (unscaled, scaled, uniform)
+    ["heatmap"] * 2,  # scaled | unscaled
+    ["heatmap"],  # softmax(QK^T / tau)
+    ["scatter"] * 8,  # 2 panels x (curve + 3 marks)
+]
+# rows of the positions x dimensions heatmap; null while Plotly redraws it
+TABLE_ROWS_JS = (
+    "() => { const g = document.querySelectorAll('.js-plotly-plot')[1];"
+    " const d = g && g._fullData && g._fullData[0];"
+    " return d && d.z ? d.z.length : null; }"
+)
+CHARTS_JS = (
+    "() => [...document.querySelectorAll('.js-plotly-plot')]"
+    ".map(g => (g.data || []).map(d => d.type))"
+)
+
+
+@pytest.fixture(scope="module")
+def lab_url(app_url, browser):
+    """The server's URL after one session has opened the home page.
+
+    Streamlit quirk (1.67): while a `pages/` folder exists, a fresh server runs in the old
+    multipage mode until some session runs app.py and calls st.navigation. A first visitor who
+    opens /scaling directly gets the page without app.py (no shared sidebar). Opening "/" once
+    switches the server to st.navigation for every later session.
+    """
+    context = browser.new_context()
+    pg = context.new_page()
+    pg.goto(app_url)
+    wait_for_app(pg)
+    pg.get_by_role("textbox", name="Sentence").wait_for(timeout=90_000)
+    context.close()
+    return app_url
+
+
+def _wait_charts(pg, expected: list[list[str]]) -> None:
+    """Wait until the page shows exactly these charts with these trace types (a rerun replaces
+    charts one by one, so a single look may catch it half way)."""
+    try:
+        pg.wait_for_function(
+            f"(want) => JSON.stringify(({CHARTS_JS})()) === JSON.stringify(want)",
+            arg=expected,
+            timeout=90_000,
+        )
+    except PlaywrightTimeout:
+        raise AssertionError(f"charts {pg.evaluate(CHARTS_JS)} != {expected}") from None
+
+
+def _open(pg, url: str, expected: list[list[str]]) -> None:
+    pg.goto(url)
+    wait_for_app(pg)
+    _wait_charts(pg, expected)
+    assert pg.locator('[data-testid="stException"]').count() == 0
+    assert pg.get_by_role("textbox", name="Sentence").count() == 1  # the shared sidebar
+
+
+def _full_screenshot(pg, path) -> None:
+    """Streamlit scrolls inside its main block: grow the window to the content, then shoot."""
+    height = pg.evaluate(
+        "() => { const m = document.querySelector('[data-testid=stMain]');"
+        " return m ? m.scrollHeight : document.body.scrollHeight; }"
+    )
+    pg.set_viewport_size({"width": 1400, "height": min(int(height) + 50, 16_000)})
+    pg.wait_for_timeout(1000)
+    pg.screenshot(path=str(path), full_page=True)
+
+
+def _move_slider(pg, label: str, steps: int) -> None:
+    slider = pg.get_by_role("slider", name=label)
+    slider.focus()
+    for _ in range(abs(steps)):
+        slider.press("ArrowRight" if steps > 0 else "ArrowLeft")
+    wait_for_app(pg)
+
+
+def test_scaling_page_renders_and_answers_its_controls(lab_url, page, tmp_path):
+    _open(page, f"{lab_url}/scaling", SCALING_TRACES)
+    assert page.get_by_role("heading", name="Scaling lab: why divide by √d_k?").count() == 1
+    assert page.get_by_text("against √d_k = 32.000").count() == 1
+    names = [d["name"] for d in plot_data(page, 0)]
+    assert names == ["measured std(q·k)", "theory √d_k", "measured std(q·k / √d_k)", "theory 1"]
+    # tau = sqrt(d_k): the tempered heatmap becomes the scaled one
+    page.get_by_text("τ = √d_k (d_k = 16)").click()
+    wait_for_app(page)
+    page.get_by_text("0.00e+00").first.wait_for(timeout=60_000)
+    page.wait_for_function(
+        "() => { const g = document.querySelectorAll('.js-plotly-plot');"
+        " const z = (i) => g[i] && g[i]._fullData && g[i]._fullData[0] && g[i]._fullData[0].z;"
+        " const a = z(3), b = z(4); if (!a || !b) return false;"
+        " return JSON.stringify([...a].map(r => [...r])) === "
+        "JSON.stringify([...b].map(r => [...r])); }",
+        timeout=60_000,
+    )
+    # keys per query: the saturation figure is recomputed
+    _move_slider(page, "Keys per query T", -12)  # 16 -> 4
+    page.get_by_text("Measured with T = 4 keys").wait_for(timeout=60_000)
+    _wait_charts(page, SCALING_TRACES)
+    legend = [d["name"] for d in plot_data(page, 2)]
+    assert "uniform weights 1/4" in legend
+    assert page.dialogs == []
+    _full_screenshot(page, tmp_path / "scaling.png")
+
+
+def test_positional_page_renders_and_answers_its_controls(lab_url, page, tmp_path):
+    _open(page, f"{lab_url}/positional_encoding", PE_TRACES)
+    assert page.get_by_role("heading", name="Positional encoding").count() >= 1
+    assert page.locator(".katex").count() >= 3  # the formulas
+    assert page.evaluate(f"() => ({TABLE_ROWS_JS})()") == 64
+    _move_slider(page, "Number of positions", -4)  # 64 -> 60
+    page.wait_for_function(f"() => ({TABLE_ROWS_JS})() === 60", timeout=60_000)
+    assert page.get_by_text("this 60 × 64 table").count() == 1
+    page.get_by_role("button", name="Shuffle again").click()
+    wait_for_app(page)
+    assert page.get_by_label("Shuffle seed").input_value() == "1"
+    _wait_charts(page, PE_TRACES)  # the anchor (32) still fits the 60 positions: 3 profiles
+    assert page.dialogs == []
+    _full_screenshot(page, tmp_path / "positional.png")
+
+
+def test_lab_pages_show_markup_tokens_literally(lab_url, page, tmp_path):
+    text = '<b>x</b> <img src=x onerror=alert(1)> <a href="https://example.com">y</a> z'
+    _open(page, f"{lab_url}/positional_encoding?text=" + urllib.parse.quote(text), PE_TRACES)
+    assert page.get_by_role("textbox", name="Sentence").input_value() == text
+    assert page.locator('img[src="x"]').count() == 0
+    assert page.locator('a[href="https://example.com"]').count() == 0
+    drawn = page.evaluate(
+        "() => [...document.querySelectorAll('.js-plotly-plot')[7]"
+        ".querySelectorAll('.xaxislayer-above .xtick text')].map(e => e.textContent)"
+    )
+    assert drawn[:3] == ["<", "b", ">"] and not any("&" in d for d in drawn)
+    page.goto(f"{lab_url}/scaling?text=" + urllib.parse.quote(text))
+    wait_for_app(page)
+    page.wait_for_function(
+        "() => document.querySelectorAll('.js-plotly-plot').length === 6", timeout=90_000
+    )
+    assert page.locator('img[src="x"]').count() == 0
+    page.wait_for_timeout(1000)
+    assert page.dialogs == []
+    _full_screenshot(page, tmp_path / "markup.png")
