@@ -2,16 +2,17 @@
 
 For 16, 128 and 512 tokens, prints the median time of
 
-- HF:    `BertModel(input_ids, token_type_ids, output_attentions=True)` on the same token ids,
-         eager attention, under torch.inference_mode() (tokenizing not counted for HF);
-- ours:  `PretrainedModel.trace(text, keep_layers=False)`: tokenizing and the forward, returning
-         all attentions (L, nh, T, T) and all hidden states: the same work as HF's call;
-- full:  `PretrainedModel.trace(text)`: the same, and every layer's whole AttentionTrace
-         (q, k, v, logits, head outputs, ...) kept as well: more memory to fill;
+- HF:    `BertModel(input_ids, token_type_ids, output_attentions=True)`, eager attention;
+- ours:  `PretrainedModel.forward(input_ids, token_type_ids, keep_layers=False)` on the same
+         token ids: every layer through our MultiHeadAttention, returning all attentions
+         (L, nh, T, T) and all hidden states (L+1, T, C);
+- trace: `PretrainedModel.trace(text)`, what the app calls: tokenizing, the forward, and every
+         layer's whole AttentionTrace (q, k, v, logits, head outputs, ...) kept as well;
 
-and the ratios ours / HF and full / HF (of the medians). All run in the same process,
-interleaved (each round runs all three, the order alternating), so that machine noise hits them
-alike; on a busy machine the median of the per-round ratios ("paired") is the steadier figure.
+each under torch.inference_mode(), and the ratios ours / HF and trace / HF (of the medians).
+All run in the same process, interleaved (each round runs all three, the order alternating), so
+that machine noise hits them alike; on a busy machine the median of the per-round ratios
+("paired") is the steadier figure.
 torch's thread count is left as it is.
 Target: ours / HF <= 1.0. `transformers` is needed here (it is only the reference).
 
@@ -54,9 +55,10 @@ def bench(ours, hf, n_tokens: int, repeats: int, warmup: int) -> dict[str, list[
     ids, types = trace.token_ids[None], trace.token_type_ids[None]  # (1, T)
 
     def run_ours():
-        return ours.trace(text, keep_layers=False)
+        with torch.inference_mode():
+            return ours(ids[0], types[0], keep_layers=False)
 
-    def run_full():
+    def run_trace():
         return ours.trace(text)
 
     def run_hf():
@@ -68,7 +70,7 @@ def bench(ours, hf, n_tokens: int, repeats: int, warmup: int) -> dict[str, list[
         torch.testing.assert_close(trace.attentions[i], att[0], atol=1e-5, rtol=0)
     torch.testing.assert_close(trace.last_hidden_state, out.last_hidden_state[0], atol=1e-4, rtol=0)
 
-    fns = {"hf": run_hf, "ours": run_ours, "full": run_full}
+    fns = {"hf": run_hf, "ours": run_ours, "trace": run_trace}
     for _ in range(warmup):
         for fn in fns.values():
             fn()
@@ -97,14 +99,14 @@ def main() -> None:
     print(f"torch {torch.__version__}, {torch.get_num_threads()} threads, {args.repeats} repeats")
     print(
         f"{'tokens':>6} {'HF ms':>8} {'ours ms':>8} {'ours/HF':>8} {'paired':>7}"
-        f" {'full ms':>8} {'full/HF':>8} {'paired':>7}"
+        f" {'trace ms':>8} {'trace/HF':>8} {'paired':>7}"
     )
     med = statistics.median
     for n in args.sizes:
         t = bench(ours, hf, n, args.repeats, args.warmup)
-        hf_ms, ours_ms, full_ms = med(t["hf"]) * 1e3, med(t["ours"]) * 1e3, med(t["full"]) * 1e3
+        hf_ms, ours_ms, full_ms = med(t["hf"]) * 1e3, med(t["ours"]) * 1e3, med(t["trace"]) * 1e3
         paired_ours = med(a / b for a, b in zip(t["ours"], t["hf"]))
-        paired_full = med(a / b for a, b in zip(t["full"], t["hf"]))
+        paired_full = med(a / b for a, b in zip(t["trace"], t["hf"]))
         print(
             f"{n:>6} {hf_ms:>8.2f} {ours_ms:>8.2f} {ours_ms / hf_ms:>8.2f} {paired_ours:>7.2f}"
             f" {full_ms:>8.2f} {full_ms / hf_ms:>8.2f} {paired_full:>7.2f}",
