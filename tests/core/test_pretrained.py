@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
+import pickle
 import subprocess
 import sys
 from concurrent.futures import ThreadPoolExecutor
@@ -294,6 +295,17 @@ def test_trace_shapes_and_rows(ours):
         assert not layer.empty_rows.any()
     sums = trace.attentions.sum(-1)
     torch.testing.assert_close(sums, torch.ones_like(sums), rtol=0, atol=1e-6)
+
+
+def test_trace_pickles(ours):
+    """st.cache_data pickles what it caches."""
+    trace = ours.trace("The cat sat.", "On the mat!")
+    back = pickle.loads(pickle.dumps(trace))
+    assert back.tokens == trace.tokens and back.truncated == trace.truncated
+    assert torch.equal(back.attentions, trace.attentions)
+    assert torch.equal(back.hidden_states, trace.hidden_states)
+    assert torch.equal(back.layers[2].weights, trace.layers[2].weights)
+    assert torch.equal(ours.rehead(back, 2, 6).output, ours.rehead(trace, 2, 6).output)
 
 
 def test_same_text_same_numbers(ours):
