@@ -8,11 +8,11 @@ from ui.sidebar import render_sidebar
 st.set_page_config(page_title="Attention Lens", page_icon="🔍", layout="wide")
 
 PAGES = [
-    st.Page("pages/attention.py", title=t("nav.attention"), icon="🔍", default=True),
-    st.Page("pages/step_by_step.py", title=t("nav.step"), icon="🧮"),
-    st.Page("pages/scaling.py", title=t("nav.scaling"), icon="📏"),
-    st.Page("pages/positional_encoding.py", title=t("nav.positional"), icon="〰️"),
-    st.Page("pages/pretrained.py", title=t("nav.pretrained"), icon="🧠"),
+    st.Page("views/attention.py", title=t("nav.attention"), icon="🔍", default=True),
+    st.Page("views/step_by_step.py", title=t("nav.step"), icon="🧮"),
+    st.Page("views/scaling.py", title=t("nav.scaling"), icon="📏"),
+    st.Page("views/positional_encoding.py", title=t("nav.positional"), icon="〰️"),
+    st.Page("views/pretrained.py", title=t("nav.pretrained"), icon="🧠"),
 ]
 
 page = st.navigation(PAGES)

@@ -27,7 +27,10 @@ def _load_url_once() -> None:
 
 def _set_defaults() -> None:
     for name, value in DEFAULTS.items():
-        st.session_state.setdefault(key(name), value)
+        # Re-assigning every run marks the value as set by the script, so Streamlit sends it
+        # to the browser with the widget: without this, switching pages can remount a sidebar
+        # widget at its default (a toggle turns off) and the next rerun reports that default.
+        st.session_state[key(name)] = st.session_state.get(key(name), value)
     d_model = st.session_state[key("d_model")]
     if d_model not in D_MODELS:
         st.session_state[key("d_model")] = d_model = DEFAULTS["d_model"]

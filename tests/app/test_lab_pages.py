@@ -16,8 +16,8 @@ from mha_core import permutation as pm
 from mha_core import scaling as sc
 from tests.app.conftest import make_app
 
-PE = "pages/positional_encoding.py"
-SCALING = "pages/scaling.py"
+PE = "views/positional_encoding.py"
+SCALING = "views/scaling.py"
 TOKENS = ["I", "want", "to", "live", "in", "Europe", "."]
 
 

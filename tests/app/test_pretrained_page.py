@@ -9,7 +9,7 @@ import pytest
 
 from tests.app.conftest import make_app
 
-PAGE = "pages/pretrained.py"
+PAGE = "views/pretrained.py"
 
 
 def _run(**state):

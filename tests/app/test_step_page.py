@@ -18,7 +18,7 @@ from mha_core import AttentionConfig, build_attention, run_attention, word_token
 from tests.app.conftest import make_app
 from ui.strings import STRINGS
 
-PAGE = "pages/step_by_step.py"
+PAGE = "views/step_by_step.py"
 DEFAULT_TOKENS = ["I", "want", "to", "live", "in", "Europe", "."]
 EN, ZH = STRINGS["en"], STRINGS["zh"]
 
@@ -94,7 +94,7 @@ def test_default_page_shows_the_five_steps_with_real_numbers():
         EN["step.s4.title"],
         EN["step.s5.title"],
     ]
-    assert [s.value for s in at.subheader] == [EN["step.mask.title"], EN["step.naive.title"]]
+    assert [s.value for s in at.main.subheader] == [EN["step.mask.title"], EN["step.naive.title"]]
     figs = _figs(at)
     expected = {
         "step.fig.x",

@@ -182,3 +182,20 @@ def test_downloads_give_the_numbers(app_url, page, tmp_path):
     data = json.loads((tmp_path / "trace.json").read_text(encoding="utf-8"))
     assert data["tokens"] == tokens and data["settings"]["n_heads"] == 2
     assert len(data["weights"]) == 2 and len(data["weights"][0]) == 7
+
+
+def test_language_switch_keeps_the_sentence(app_url, page):
+    page.goto(app_url + "/?text=" + urllib.parse.quote("attention is not too shabby"))
+    wait_for_app(page)
+    _wait_heatmaps(page, 4)
+    page.get_by_text("中文", exact=True).click()
+    page.wait_for_function(
+        "() => [...document.querySelectorAll('h1')].some(h => h.innerText.includes('多头注意力'))",
+        timeout=60_000,
+    )
+    assert page.get_by_role("textbox", name="句子").input_value() == "attention is not too shabby"
+    assert "lang=zh" in page.url
+    annotations = page.evaluate(
+        "() => document.querySelector('.js-plotly-plot')._fullLayout.annotations.map(a => a.text)"
+    )
+    assert annotations[0] == "头 0"

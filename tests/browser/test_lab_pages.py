@@ -45,20 +45,8 @@ CHARTS_JS = (
 
 
 @pytest.fixture(scope="module")
-def lab_url(app_url, browser):
-    """The server's URL after one session has opened the home page.
-
-    Streamlit quirk (1.67): while a `pages/` folder exists, a fresh server runs in the old
-    multipage mode until some session runs app.py and calls st.navigation. A first visitor who
-    opens /scaling directly gets the page without app.py (no shared sidebar). Opening "/" once
-    switches the server to st.navigation for every later session.
-    """
-    context = browser.new_context()
-    pg = context.new_page()
-    pg.goto(app_url)
-    wait_for_app(pg)
-    pg.get_by_role("textbox", name="Sentence").wait_for(timeout=90_000)
-    context.close()
+def lab_url(app_url):
+    """A fresh server: the first visitor may open a lab page's link directly (no warm-up)."""
     return app_url
 
 

@@ -8,7 +8,7 @@ from tests.browser.conftest import wait_for_app
 
 pytestmark = pytest.mark.browser
 
-URL_PATH = "step_by_step"  # Streamlit derives it from pages/step_by_step.py
+URL_PATH = "step_by_step"  # Streamlit derives it from views/step_by_step.py
 TITLE_EN = "Step by step: one head, one query"
 N_FIGS = 18  # default settings: every figure of the page, the E / PE expander included
 
@@ -158,16 +158,11 @@ def test_direct_link_draws_the_page(app_url, page):
     assert page.dialogs == []
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="Streamlit 1.67 runs a pages/ folder next to app.py as an MPA-v1 app: a fresh "
-    "session that opens /step_by_step runs the page file alone, without app.py's router, "
-    "shared sidebar and URL settings (runtime/scriptrunner/script_runner.py: "
-    "PagesManager.uses_pages_directory -> _mpa_v1). Fix: rename the pages/ folder.",
-)
 def test_direct_link_keeps_the_router_and_the_settings_of_the_url(app_url, page):
     page.goto(f"{app_url}/{URL_PATH}?d_model=32&n_heads=2&text=a+b+c")
     wait_for_app(page)
     page.get_by_role("heading", name=TITLE_EN).wait_for()
+    # the router's shared sidebar is there (widgets load lazily: wait for it, then count)
+    page.get_by_role("textbox", name="Sentence").wait_for(timeout=30_000)
     assert page.get_by_role("textbox", name="Sentence").count() == 1
     _wait_figure(page, "X (3 × 32)", timeout=15_000)
