@@ -42,13 +42,11 @@ class AttentionTrace:
     q: torch.Tensor  # (B, nh, Tq, hs)
     k: torch.Tensor  # (B, nh, Tk, hs)
     v: torch.Tensor  # (B, nh, Tk, hs)
-    logits: torch.Tensor  # (B, nh, Tq, Tk) scores * scale / temperature, -inf where masked
     weights: torch.Tensor  # (B, nh, Tq, Tk) softmax(logits); empty rows are all 0
     head_outputs: torch.Tensor  # (B, nh, Tq, hs) weights @ v, per head
     concat: torch.Tensor  # (B, Tq, C) heads side by side
     output: torch.Tensor  # (B, Tq, C) concat @ W_O^T + b_O
     allowed: torch.Tensor | None  # (B|1, 1|nh, Tq, Tk) bool, True where attending is allowed
-    empty_rows: torch.Tensor  # (B, nh, Tq) bool, True for a query with no allowed key
     scale_factor: float  # 1/sqrt(hs) when scaling, else 1
     temperature: float
     scoring: str  # "dot" or "additive"
@@ -67,6 +65,26 @@ class AttentionTrace:
     def scaled_scores(self) -> torch.Tensor:
         """(B, nh, Tq, Tk) scores * scale_factor / temperature, before the mask."""
         return self.scores * (self.scale_factor / self.temperature)
+
+    @cached_property
+    def empty_rows(self) -> torch.Tensor:
+        """(B, nh, Tq) bool, True for a query with no allowed key (its weights are all 0)."""
+        B, nh, Tq, _ = self.weights.shape
+        if self.allowed is None:
+            return torch.zeros(B, nh, Tq, dtype=torch.bool, device=self.weights.device)
+        return (~self.allowed.any(dim=-1)).expand(B, nh, Tq)
+
+    @cached_property
+    def logits(self) -> torch.Tensor:
+        """(B, nh, Tq, Tk) what the softmax saw: scaled scores, -inf where masked.
+
+        Recomputed on demand (the forward softmaxes its scores in place, so that a T x T
+        buffer is neither copied nor kept); equal to the forward's up to float rounding.
+        """
+        z = _finite_logits(self.scaled_scores, self.temperature, self.scale_factor)
+        if self.allowed is not None:
+            z = z.masked_fill(~self.allowed, float("-inf"))
+        return z
 
     @property
     def n_heads(self) -> int:
@@ -186,15 +204,14 @@ class MultiHeadAttention(nn.Module):
 
     # --- forward ----------------------------------------------------------------------------
     def _project(
-        self, query: torch.Tensor, key: torch.Tensor, value: torch.Tensor, self_attn: bool
+        self, query: torch.Tensor, key: torch.Tensor, value: torch.Tensor
     ) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+        """Q, K, V projections for cross-attention (self-attention is fused in forward)."""
         C = self.d_model
         b = self.in_proj_bias
-        bq, bk, bv = (None, None, None) if b is None else b.split(C)
+        bq, bk, bv = (None, None, None) if b is None else (b[:C], b[C : 2 * C], b[2 * C :])
         if self._qkv_same_embed_dim:
             W = self.in_proj_weight
-            if self_attn:
-                return F.linear(query, W, b).split(C, dim=-1)  # 3 x (B, T, C)
             q = F.linear(query, W[:C], bq)
             if key is value:
                 bkv = None if b is None else b[C:]
@@ -248,10 +265,15 @@ class MultiHeadAttention(nn.Module):
             raise ValueError("key and value must have the same batch size and length")
         nh, hs = self.n_heads, self.head_dim
 
-        q, k, v = self._project(query, key, value, self_attn)  # (B, T, C) each
-        q = q.view(B, Tq, nh, hs).transpose(1, 2)  # (B, nh, Tq, hs)
-        k = k.view(B, Tk, nh, hs).transpose(1, 2)  # (B, nh, Tk, hs)
-        v = v.view(B, Tk, nh, hs).transpose(1, 2)  # (B, nh, Tk, hs)
+        if self_attn and self._qkv_same_embed_dim:  # one fused projection
+            qkv = F.linear(query, self.in_proj_weight, self.in_proj_bias)  # (B, T, 3C)
+            qkv = qkv.view(B, Tq, 3, nh, hs).permute(2, 0, 3, 1, 4)  # (3, B, nh, T, hs)
+            q, k, v = qkv.unbind(0)  # (B, nh, T, hs) each
+        else:
+            q, k, v = self._project(query, key, value)  # (B, T, C) each
+            q = q.view(B, Tq, nh, hs).transpose(1, 2)  # (B, nh, Tq, hs)
+            k = k.view(B, Tk, nh, hs).transpose(1, 2)  # (B, nh, Tk, hs)
+            v = v.view(B, Tk, nh, hs).transpose(1, 2)  # (B, nh, Tk, hs)
 
         # half precision: scores and softmax in float32 (q.k overflows fp16 at 65504)
         low = q.dtype in (torch.float16, torch.bfloat16)
@@ -267,9 +289,7 @@ class MultiHeadAttention(nn.Module):
             s = scale_factor / temperature
             # scale q (Tq x hs) instead of the scores (Tq x Tk): one small op, not a T x T pass
             att = (qf * s if s != 1.0 else qf) @ kf.transpose(-2, -1)  # (B, nh, Tq, Tk)
-        if temperature < 1.0 or not math.isfinite(scale_factor / temperature):
-            big = torch.finfo(att.dtype).max  # a tiny temperature may overflow: clamp, never inf
-            att = torch.nan_to_num(att, nan=0.0, posinf=big, neginf=-big)
+        att = _finite_logits(att, temperature, scale_factor)
 
         allowed = _combine_masks(mask, key_padding_mask, B, Tq, Tk, att.device)
         empty = None
@@ -277,7 +297,9 @@ class MultiHeadAttention(nn.Module):
             att = att.masked_fill(~allowed, float("-inf"))  # (B, nh, Tq, Tk)
             empty = ~allowed.any(dim=-1)  # (B|1, 1|nh, Tq)
         if weights_out is None:
-            weights = torch.softmax(att, dim=-1)  # (B, nh, Tq, Tk)
+            # in place when nothing else needs the scores: no second T x T buffer
+            inplace = not att.requires_grad and att is not additive
+            weights = torch.softmax(att, dim=-1, out=att if inplace else None)  # (B,nh,Tq,Tk)
             if empty is not None and bool(empty.any()):
                 weights = weights.masked_fill(empty[..., None], 0.0)  # no NaN for empty rows
         else:
@@ -289,11 +311,6 @@ class MultiHeadAttention(nn.Module):
             weights = torch.softmax(att, dim=-1, out=weights_out)  # (B, nh, Tq, Tk)
             if empty is not None and bool(empty.any()):
                 weights.masked_fill_(empty[..., None], 0.0)
-        empty_rows = (
-            torch.zeros(B, nh, Tq, dtype=torch.bool, device=att.device)
-            if empty is None
-            else empty.expand(B, nh, Tq)
-        )
 
         used = weights
         dropped = None
@@ -303,24 +320,30 @@ class MultiHeadAttention(nn.Module):
         concat = y.transpose(1, 2).reshape(B, Tq, C)  # (B, Tq, C)
         if low:
             concat = concat.to(q.dtype)
-        output = self.out_proj(concat)  # (B, Tq, C)
+        output = F.linear(concat, self.out_proj.weight, self.out_proj.bias)  # (B, Tq, C)
         return AttentionTrace(
             q=q,
             k=k,
             v=v,
-            logits=att,
             weights=weights,
             head_outputs=y,
             concat=concat,
             output=output,
             allowed=allowed,
-            empty_rows=empty_rows,
             scale_factor=scale_factor,
             temperature=float(temperature),
             scoring=self.scoring,
             dropped_weights=dropped,
             additive_scores=additive,
         )
+
+
+def _finite_logits(att: torch.Tensor, temperature: float, scale_factor: float) -> torch.Tensor:
+    """A tiny temperature may overflow the scores: clamp to the largest finite value, never inf."""
+    if temperature < 1.0 or not math.isfinite(scale_factor / temperature):
+        big = torch.finfo(att.dtype).max
+        return torch.nan_to_num(att, nan=0.0, posinf=big, neginf=-big)
+    return att
 
 
 def _combine_masks(

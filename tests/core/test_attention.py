@@ -327,3 +327,19 @@ def test_run_attention_pipeline():
     assert torch.equal(res.trace.weights, again.trace.weights)
     with pytest.raises(ValueError, match="no tokens"):
         run_attention([], cfg)
+
+
+@pytest.mark.parametrize("scoring", ["dot", "additive"])
+def test_logits_are_what_the_softmax_saw(scoring):
+    ours = MultiHeadAttention(24, 3, scoring=scoring, seed=16).eval()
+    x = torch.randn(2, 6, 24)
+    with torch.no_grad():
+        tr = ours(x, mask="causal", temperature=0.5)
+    upper = torch.triu(torch.ones(6, 6, dtype=torch.bool), diagonal=1)
+    assert torch.isneginf(tr.logits[..., upper]).all()
+    assert torch.isfinite(tr.logits[..., ~upper]).all()
+    torch.testing.assert_close(torch.softmax(tr.logits, -1), tr.weights, atol=1e-6, rtol=0)
+    expect = tr.scores * tr.scale_factor / 0.5
+    torch.testing.assert_close(tr.logits[..., ~upper], expect[..., ~upper], atol=1e-5, rtol=1e-6)
+    if scoring == "additive":  # the stored scores were not overwritten by the softmax
+        assert not torch.allclose(tr.scores.exp().sum(-1), torch.ones(2, 3, 6))
