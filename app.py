@@ -3,9 +3,10 @@
 import streamlit as st
 
 from ui.i18n import t
-from ui.sidebar import render_sidebar
+from ui.sidebar import init_state, render_sidebar
 
 st.set_page_config(page_title="Attention Lens", page_icon="🔍", layout="wide")
+init_state()
 
 PAGES = [
     st.Page("views/attention.py", title=t("nav.attention"), icon="🔍", default=True),

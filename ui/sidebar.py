@@ -46,10 +46,16 @@ def _use_example() -> None:
     st.session_state["shared.example"] = None
 
 
-def render_sidebar() -> state.Settings:
-    """Draw the sidebar, mirror the settings into the URL, return them."""
+def init_state() -> None:
+    """Settings from a shared link (first run only), then defaults: before anything reads them
+    (the page titles in the navigation are already in the chosen language)."""
     _load_url_once()
     _set_defaults()
+
+
+def render_sidebar() -> state.Settings:
+    """Draw the sidebar, mirror the settings into the URL, return them."""
+    init_state()
     with st.sidebar:
         st.radio(
             t("side.lang"),

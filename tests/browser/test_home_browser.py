@@ -199,3 +199,11 @@ def test_language_switch_keeps_the_sentence(app_url, page):
         "() => document.querySelector('.js-plotly-plot')._fullLayout.annotations.map(a => a.text)"
     )
     assert annotations[0] == "头 0"
+
+
+def test_a_chinese_link_opens_in_chinese_navigation_included(app_url, page):
+    page.goto(app_url + "/step_by_step?lang=zh")
+    wait_for_app(page)
+    page.get_by_role("link", name="逐步计算").wait_for(timeout=60_000)
+    assert page.get_by_role("link", name="预训练注意力头").count() == 1
+    assert page.get_by_role("link", name="Step by step").count() == 0
