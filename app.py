@@ -17,5 +17,5 @@ PAGES = [
 ]
 
 page = st.navigation(PAGES)
-render_sidebar()
+render_sidebar(page.url_path)
 page.run()

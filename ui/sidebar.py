@@ -12,6 +12,7 @@ from ui.strings import LANGS
 
 _URL_LOADED = "shared._url_loaded"
 _URL_REJECTED = "shared._url_rejected"
+_PAGE = "shared._page"
 
 
 def _load_url_once() -> None:
@@ -27,16 +28,28 @@ def _load_url_once() -> None:
 
 def _set_defaults() -> None:
     for name, value in DEFAULTS.items():
-        # Re-assigning every run marks the value as set by the script, so Streamlit sends it
-        # to the browser with the widget: without this, switching pages can remount a sidebar
-        # widget at its default (a toggle turns off) and the next rerun reports that default.
-        st.session_state[key(name)] = st.session_state.get(key(name), value)
+        st.session_state.setdefault(key(name), value)
     d_model = st.session_state[key("d_model")]
     if d_model not in D_MODELS:
         st.session_state[key("d_model")] = d_model = DEFAULTS["d_model"]
     h = st.session_state[key("n_heads")]
     if h not in valid_head_counts(d_model, MAX_HEADS):  # d_model moved under the heads slider
         st.session_state[key("n_heads")] = state.nearest_heads(d_model, h)
+
+
+def _resend_after_page_switch(page_id: str) -> None:
+    """On the first run of a page, hand the sidebar's values to the browser again.
+
+    Assigning a widget's value from the script makes Streamlit send it with the widget.
+    Without this, switching pages can remount a sidebar widget at its default (a toggle turns
+    off) and the next rerun reports that default. Only on a switch: re-sending on every run
+    would fight a person who moves a slider several steps quickly.
+    """
+    if st.session_state.get(_PAGE) == page_id:
+        return
+    st.session_state[_PAGE] = page_id
+    for name in DEFAULTS:
+        st.session_state[key(name)] = st.session_state[key(name)]
 
 
 def _use_example() -> None:
@@ -53,9 +66,10 @@ def init_state() -> None:
     _set_defaults()
 
 
-def render_sidebar() -> state.Settings:
-    """Draw the sidebar, mirror the settings into the URL, return them."""
+def render_sidebar(page_id: str = "") -> state.Settings:
+    """Draw the sidebar for page `page_id`, mirror the settings into the URL, return them."""
     init_state()
+    _resend_after_page_switch(page_id)
     with st.sidebar:
         st.radio(
             t("side.lang"),

@@ -122,11 +122,18 @@ def test_hover_shows_exact_value_and_tokens(app_url, page):
     page.goto(app_url + "/?text=" + urllib.parse.quote("a b c"))
     wait_for_app(page)
     _wait_heatmaps(page, 4)
+    page.wait_for_timeout(1000)  # let the chart settle after its last redraw
     plot = page.locator(".js-plotly-plot").first
-    box = plot.locator(".nsewdrag").first.bounding_box()
-    page.mouse.move(box["x"] + box["width"] * 0.5, box["y"] + box["height"] * 0.5)
     hover = page.locator(".hoverlayer .hovertext").first
-    hover.wait_for(timeout=10_000)
+    for _ in range(5):  # a person moves the mouse again if the tooltip did not show
+        box = plot.locator(".nsewdrag").first.bounding_box()
+        page.mouse.move(box["x"] + box["width"] * 0.5, box["y"] + box["height"] * 0.5)
+        try:
+            hover.wait_for(timeout=3_000)
+            break
+        except Exception:
+            page.mouse.move(0, 0)
+    hover.wait_for(timeout=3_000)
     text = hover.evaluate(
         "e => [...e.querySelectorAll('tspan.line')].map(t => t.textContent).join('|')"
     )
@@ -195,10 +202,13 @@ def test_language_switch_keeps_the_sentence(app_url, page):
     )
     assert page.get_by_role("textbox", name="句子").input_value() == "attention is not too shabby"
     assert "lang=zh" in page.url
-    annotations = page.evaluate(
-        "() => document.querySelector('.js-plotly-plot')._fullLayout.annotations.map(a => a.text)"
+    # the charts redraw after the title: wait for the subplot titles to change language
+    page.wait_for_function(
+        "() => { const g = document.querySelector('.js-plotly-plot');"
+        " const a = g && g._fullLayout.annotations;"
+        " return a && a.length > 0 && a[0].text === '头 0'; }",
+        timeout=60_000,
     )
-    assert annotations[0] == "头 0"
 
 
 def test_a_chinese_link_opens_in_chinese_navigation_included(app_url, page):
@@ -207,3 +217,30 @@ def test_a_chinese_link_opens_in_chinese_navigation_included(app_url, page):
     page.get_by_role("link", name="逐步计算").wait_for(timeout=60_000)
     assert page.get_by_role("link", name="预训练注意力头").count() == 1
     assert page.get_by_role("link", name="Step by step").count() == 0
+
+
+def _params(pg) -> dict:
+    return urllib.parse.parse_qs(urllib.parse.urlparse(pg.url).query)
+
+
+def test_settings_survive_switching_pages(app_url, page):
+    page.goto(app_url)
+    wait_for_app(page)
+    page.get_by_role("link", name="Step by step").click()  # as soon as the menu is there
+    wait_for_app(page)
+    page.get_by_role("combobox", name="Head h").click()
+    page.get_by_role("option", name="h = 2", exact=True).click()  # a rerun on the new page
+    wait_for_app(page)
+    page.wait_for_timeout(500)
+    p = _params(page)
+    assert p["positional"] == ["1"] and p["scale"] == ["1"], p  # toggles stay on
+    assert p["d_model"] == ["64"] and p["n_heads"] == ["4"], p
+    page.get_by_role("link", name="Attention").click()
+    wait_for_app(page)
+    _wait_heatmaps(page, 4)
+    page.get_by_text("Per head", exact=True).click()  # a rerun back home
+    wait_for_app(page)
+    page.wait_for_timeout(500)
+    p = _params(page)
+    assert p["positional"] == ["1"] and p["scale"] == ["1"] and p["d_model"] == ["64"], p
+    assert page.get_by_role("switch", name="Add positional encoding").is_checked()
