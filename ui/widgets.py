@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import pandas as pd
 import streamlit as st
 
 from mha_core import MAX_TOKENS
+from mha_core.stats import HeadStats
 from ui import cache
 from ui.i18n import t
 from ui.state import Settings
@@ -38,4 +40,18 @@ def plot(fig, key: str) -> None:
         width="stretch",
         theme="streamlit",
         config={"displaylogo": False, "toImageButtonOptions": {"format": "png", "scale": 2}},
+    )
+
+
+def head_stats_table(stats: HeadStats, kinds: list[str], key: str) -> None:
+    """One row per head: the statistics and what the head looks like, every row visible."""
+    table = pd.DataFrame(
+        {t(f"home.col.{name}"): values for name, values in stats.as_dict().items()},
+        index=pd.Index([t("home.head_title", h=h) for h in range(stats.n_heads)]),
+    )
+    table[t("home.col.kind")] = [t(f"home.kind.{k}") for k in kinds]
+    st.dataframe(
+        table.style.format(precision=4, na_rep="–"),
+        height=36 * (len(table) + 1) + 2,
+        key=key,
     )

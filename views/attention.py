@@ -3,7 +3,6 @@
 import math
 from functools import partial
 
-import pandas as pd
 import streamlit as st
 
 import viz
@@ -65,16 +64,7 @@ widgets.plot(mean_fig, key="home.mean_fig")
 head_stats, kinds, similarity = cache_home.stats(tuple(tokens), config)
 st.subheader(t("home.stats"))
 st.caption(t("home.stats_caption", max_entropy=math.log(len(tokens))))
-table = pd.DataFrame(
-    {t(f"home.col.{name}"): values for name, values in head_stats.as_dict().items()},
-    index=pd.Index([t("home.head_title", h=h) for h in range(settings.n_heads)]),
-)
-table[t("home.col.kind")] = [t(f"home.kind.{k}") for k in kinds]
-st.dataframe(
-    table.style.format(precision=4, na_rep="–"),
-    height=36 * (len(table) + 1) + 2,
-    key="home.stats_table",
-)
+widgets.head_stats_table(head_stats, kinds, key="home.stats_table")
 
 st.subheader(t("home.similarity"))
 st.caption(t("home.similarity_caption"))

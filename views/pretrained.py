@@ -1,7 +1,6 @@
 """Pretrained heads: all-MiniLM-L6-v2 through our own attention core."""
 
 import numpy as np
-import pandas as pd
 import streamlit as st
 
 import viz
@@ -87,16 +86,7 @@ widgets.plot(enlarged, key="pre.enlarged_fig")
 
 st.subheader(t("pre.stats", layer=layer))
 stats = head_stats(attn[layer])
-table = pd.DataFrame(
-    {t(f"home.col.{name}"): values for name, values in stats.as_dict().items()},
-    index=pd.Index([t("home.head_title", h=h) for h in range(tr.n_heads)]),
-)
-table[t("home.col.kind")] = [t(f"home.kind.{k}") for k in head_kinds(stats, n)]
-st.dataframe(
-    table.style.format(precision=4, na_rep="–"),
-    height=36 * (len(table) + 1) + 2,
-    key="pre.stats_table",
-)
+widgets.head_stats_table(stats, head_kinds(stats, n), key="pre.stats_table")
 
 st.subheader(t("pre.rehead", layer=layer))
 st.caption(t("pre.rehead_intro"))
