@@ -67,8 +67,9 @@ def init_state() -> None:
 
 
 def render_sidebar(page_id: str = "") -> state.Settings:
-    """Draw the sidebar for page `page_id`, mirror the settings into the URL, return them."""
-    init_state()
+    """Draw the sidebar for page `page_id`, mirror the settings into the URL, return them.
+
+    The router calls `init_state()` first, before the navigation reads the language."""
     _resend_after_page_switch(page_id)
     with st.sidebar:
         st.radio(

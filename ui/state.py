@@ -85,9 +85,7 @@ def current() -> Settings:
     ss = st.session_state
     values = {name: ss.get(key(name), default) for name, default in DEFAULTS.items()}
     values["text"] = values["text"] if isinstance(values["text"], str) else ""
-    if values["n_heads"] not in valid_head_counts(values["d_model"], MAX_HEADS):
-        values["n_heads"] = nearest_heads(values["d_model"], values["n_heads"])
-    return Settings(**values)
+    return Settings(**values)  # the sidebar's init_state has made (d_model, n_heads) valid
 
 
 # --- URL mirror ---------------------------------------------------------------------------

@@ -77,13 +77,12 @@ def heatmap_trace(
     )
 
 
-def _axis_ticks(tokens, *, show: bool = True) -> dict:
+def _axis_ticks(tokens) -> dict:
     n = len(tokens)
     return {
         "tickmode": "array",
         "tickvals": list(range(n)),
         "ticktext": escape_labels(tokens),
-        "showticklabels": show,
         "range": [-0.5, n - 0.5],
         "showgrid": False,
         "zeroline": False,
@@ -92,8 +91,8 @@ def _axis_ticks(tokens, *, show: bool = True) -> dict:
     }
 
 
-def _y_axis_ticks(tokens, *, show: bool = True) -> dict:
-    ax = _axis_ticks(tokens, show=show)
+def _y_axis_ticks(tokens) -> dict:
+    ax = _axis_ticks(tokens)
     ax["range"] = [len(tokens) - 0.5, -0.5]  # first query at the top
     return ax
 
