@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from tests.browser.conftest import wait_for_app
 
@@ -51,9 +52,17 @@ def _figure(pg, title_part: str) -> dict:
 
 
 def _pick(pg, label: str, option: str) -> None:
-    """Choose an option of a Streamlit selectbox, as a person would."""
-    pg.get_by_role("combobox", name=label).click()
-    pg.get_by_role("option", name=option, exact=True).click()
+    """Choose an option of a Streamlit selectbox, as a person would: if a redraw closed the
+    list before the option showed, open it again."""
+    item = pg.get_by_role("option", name=option, exact=True)
+    for _ in range(3):
+        pg.get_by_role("combobox", name=label).click()
+        try:
+            item.wait_for(timeout=5_000)
+            break
+        except PlaywrightTimeout:
+            pg.keyboard.press("Escape")
+    item.click()
     wait_for_app(pg)
 
 
