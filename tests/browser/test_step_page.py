@@ -52,18 +52,26 @@ def _figure(pg, title_part: str) -> dict:
 
 
 def _pick(pg, label: str, option: str) -> None:
-    """Choose an option of a Streamlit selectbox, as a person would: if a redraw closed the
-    list before the option showed, open it again."""
+    """Choose an option of a Streamlit selectbox, as a person would: open it, click the option;
+    if a redraw closed the list first, type the option and press Enter instead."""
+    box = pg.get_by_role("combobox", name=label)
+    box.click()
     item = pg.get_by_role("option", name=option, exact=True)
-    for _ in range(3):
-        pg.get_by_role("combobox", name=label).click()
-        try:
-            item.wait_for(timeout=5_000)
-            break
-        except PlaywrightTimeout:
-            pg.keyboard.press("Escape")
-    item.click()
+    try:
+        item.wait_for(timeout=5_000)
+        item.click()
+    except PlaywrightTimeout:
+        box.click()
+        box.fill(option)
+        pg.get_by_role("option", name=option, exact=True).wait_for(timeout=10_000)
+        box.press("Enter")
     wait_for_app(pg)
+    pg.wait_for_function(
+        "([label, option]) => [...document.querySelectorAll('[data-testid=stSelectbox]')]"
+        ".some(s => s.innerText.includes(label) && s.querySelector('input').value === option)",
+        arg=[label, option],
+        timeout=30_000,
+    )
 
 
 def _open_from_home(pg, app_url: str) -> None:
@@ -146,6 +154,8 @@ def test_markup_stays_text_and_language_switches(app_url, page, tmp_path):
     wait_for_app(page)
     page.get_by_role("heading", name="逐步计算:一个头,一个查询").wait_for()
     _wait_figure(page, "头 0 的 W_Q^h")
+    wait_for_app(page)
+    page.wait_for_timeout(1500)  # the relabelled widgets remount after the switch: let them settle
     _pick(page, "头 h", "h = 1")
     _wait_figure(page, "头 1 的 W_Q^h")
     # the chosen option reads the same in both languages (a selectbox keeps its old text)
