@@ -6,14 +6,8 @@ from .embed import embed_tokens, token_embedding
 from .pipeline import SentenceTrace, build_attention, run_attention
 from .positional import layout_permutation, sinusoidal_encoding, wavelengths
 from .pretrained import PretrainedModel, PretrainedTrace, load_pretrained
-from .tokenize import (
-    MAX_TOKENS,
-    TokenizedText,
-    load_wordpiece,
-    split_words,
-    word_tokenize,
-    wordpiece_tokenize,
-)
+from .tokenize import MAX_TOKENS, TokenizedText, split_words, word_tokenize
+from .wordpiece import load_wordpiece, wordpiece_tokenize
 
 __all__ = [
     "MAX_TOKENS",

@@ -21,7 +21,7 @@ import torch
 import torch.nn.functional as F
 from torch import nn
 
-from .config import SCORINGS, check_heads
+from .config import check_dropout, check_heads, check_scoring, check_temperature
 
 
 def causal_mask(t_q: int, t_k: int | None = None, device=None) -> torch.Tensor:
@@ -118,11 +118,9 @@ class MultiHeadAttention(nn.Module):
     ) -> None:
         super().__init__()
         check_heads(d_model, n_heads)
-        if scoring not in SCORINGS:
-            raise ValueError(f"scoring must be one of {SCORINGS}, got {scoring!r}")
-        if not 0.0 <= dropout < 1.0:
-            raise ValueError(f"dropout must be in [0, 1), got {dropout!r}")
-        self.d_model, self.n_heads, self.head_dim = d_model, n_heads, d_model // n_heads
+        check_scoring(scoring)
+        check_dropout(dropout)
+        self.d_model, self.n_heads, self.d_k = d_model, n_heads, d_model // n_heads
         self.scale, self.scoring, self.dropout = scale, scoring, dropout
         self.kdim = d_model if kdim is None else kdim
         self.vdim = d_model if vdim is None else vdim
@@ -137,7 +135,7 @@ class MultiHeadAttention(nn.Module):
         self.in_proj_bias = nn.Parameter(torch.zeros(3 * C)) if bias else None
         self.out_proj = nn.Linear(C, C, bias=bias)
         if scoring == "additive":
-            hs = self.head_dim
+            hs = self.d_k
             self.additive_q = nn.Parameter(torch.empty(n_heads, hs, hs))  # W_q per head
             self.additive_k = nn.Parameter(torch.empty(n_heads, hs, hs))  # W_k per head
             self.additive_v = nn.Parameter(torch.empty(n_heads, hs))  # v per head
@@ -161,7 +159,7 @@ class MultiHeadAttention(nn.Module):
             self.in_proj_bias.zero_()
             self.out_proj.bias.zero_()
         if self.scoring == "additive":
-            bound = 1.0 / math.sqrt(self.head_dim)
+            bound = 1.0 / math.sqrt(self.d_k)
             for p in (self.additive_q, self.additive_k, self.additive_v):
                 p.uniform_(-bound, bound, generator=g)
 
@@ -202,34 +200,7 @@ class MultiHeadAttention(nn.Module):
         bq, bk, bv = self.in_proj_bias.chunk(3)
         return bq, bk, bv
 
-    # --- forward ----------------------------------------------------------------------------
-    def _project(
-        self, query: torch.Tensor, key: torch.Tensor, value: torch.Tensor
-    ) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
-        """Q, K, V projections for cross-attention (self-attention is fused in forward)."""
-        C = self.d_model
-        b = self.in_proj_bias
-        bq, bk, bv = (None, None, None) if b is None else (b[:C], b[C : 2 * C], b[2 * C :])
-        if self._qkv_same_embed_dim:
-            W = self.in_proj_weight
-            q = F.linear(query, W[:C], bq)
-            if key is value:
-                bkv = None if b is None else b[C:]
-                k, v = F.linear(key, W[C:], bkv).split(C, dim=-1)
-                return q, k, v
-            return q, F.linear(key, W[C : 2 * C], bk), F.linear(value, W[2 * C :], bv)
-        return (
-            F.linear(query, self.q_proj_weight, bq),
-            F.linear(key, self.k_proj_weight, bk),
-            F.linear(value, self.v_proj_weight, bv),
-        )
-
-    def _additive_scores(self, q: torch.Tensor, k: torch.Tensor) -> torch.Tensor:
-        qa = torch.einsum("bhtd,hde->bhte", q, self.additive_q.to(q.dtype))  # (B, nh, Tq, hs)
-        ka = torch.einsum("bhtd,hde->bhte", k, self.additive_k.to(k.dtype))  # (B, nh, Tk, hs)
-        feat = torch.tanh(qa[:, :, :, None, :] + ka[:, :, None, :, :])  # (B, nh, Tq, Tk, hs)
-        return torch.einsum("bhqke,he->bhqk", feat, self.additive_v.to(q.dtype))  # (B,nh,Tq,Tk)
-
+    # --- forward: the five steps of the lesson ---------------------------------------------
     def forward(
         self,
         query: torch.Tensor,
@@ -249,77 +220,29 @@ class MultiHeadAttention(nn.Module):
         then that tensor.
         """
         self_attn = key is None and value is None
-        key = query if key is None else key
-        value = key if value is None else value
-        if query.dim() == 2:  # (T, C) -> (1, T, C)
-            query, key, value = query[None], key[None], value[None]
-            if self_attn:
-                key = value = query
-        if not (temperature > 0.0 and math.isfinite(temperature)):
-            raise ValueError(f"temperature must be a positive finite number, got {temperature}")
+        query, key, value = _as_batches(query, key, value)
+        check_temperature(temperature)
+        self._check_inputs(query, key, value)
         B, Tq, C = query.shape
         Tk = key.shape[1]
-        if self.d_model != C:
-            raise ValueError(f"query has {C} features; this layer expects d_model={self.d_model}")
-        if value.shape[1] != Tk or value.shape[0] != key.shape[0]:
-            raise ValueError("key and value must have the same batch size and length")
-        nh, hs = self.n_heads, self.head_dim
 
-        if self_attn and self._qkv_same_embed_dim:  # one fused projection
-            qkv = F.linear(query, self.in_proj_weight, self.in_proj_bias)  # (B, T, 3C)
-            qkv = qkv.view(B, Tq, 3, nh, hs).permute(2, 0, 3, 1, 4)  # (3, B, nh, T, hs)
-            q, k, v = qkv.unbind(0)  # (B, nh, T, hs) each
-        else:
-            q, k, v = self._project(query, key, value)  # (B, T, C) each
-            q = q.view(B, Tq, nh, hs).transpose(1, 2)  # (B, nh, Tq, hs)
-            k = k.view(B, Tk, nh, hs).transpose(1, 2)  # (B, nh, Tk, hs)
-            v = v.view(B, Tk, nh, hs).transpose(1, 2)  # (B, nh, Tk, hs)
-
-        # half precision: scores and softmax in float32 (q.k overflows fp16 at 65504)
-        low = q.dtype in (torch.float16, torch.bfloat16)
-        qf, kf, vf = (q.float(), k.float(), v.float()) if low else (q, k, v)
-
-        additive = None
-        if self.scoring == "additive":
-            scale_factor = 1.0
-            additive = self._additive_scores(qf, kf)  # (B, nh, Tq, Tk)
-            att = additive / temperature if temperature != 1.0 else additive
-        else:
-            scale_factor = 1.0 / math.sqrt(hs) if self.scale else 1.0
-            s = scale_factor / temperature
-            # scale q (Tq x hs) instead of the scores (Tq x Tk): one small op, not a T x T pass
-            att = (qf * s if s != 1.0 else qf) @ kf.transpose(-2, -1)  # (B, nh, Tq, Tk)
-        att = _finite_logits(att, temperature, scale_factor)
-
+        # 1. project X into queries, keys and values, and split them into heads
+        q, k, v = self._heads(query, key, value, self_attn)  # (B, nh, T, hs) each
+        qf, kf, vf = _float32(q, k, v)  # half precision: scores and softmax in float32
+        # 2. + 3. score every query against every key, scaled by 1/sqrt(d_k) (and 1/temperature)
+        att, scale_factor, additive = self._scaled_scores(qf, kf, temperature)  # (B,nh,Tq,Tk)
+        # 3. mask: -inf where a query may not look
         allowed = _combine_masks(mask, key_padding_mask, B, Tq, Tk, att.device)
-        empty = None
         if allowed is not None:
             att = att.masked_fill(~allowed, float("-inf"))  # (B, nh, Tq, Tk)
-            empty = ~allowed.any(dim=-1)  # (B|1, 1|nh, Tq)
-        if weights_out is None:
-            # in place when nothing else needs the scores: no second T x T buffer
-            inplace = not att.requires_grad and att is not additive
-            weights = torch.softmax(att, dim=-1, out=att if inplace else None)  # (B,nh,Tq,Tk)
-            if empty is not None and bool(empty.any()):
-                weights = weights.masked_fill(empty[..., None], 0.0)  # no NaN for empty rows
-        else:
-            if weights_out.shape != att.shape or weights_out.dtype != att.dtype:
-                raise ValueError(
-                    f"weights_out must have shape {tuple(att.shape)} and dtype {att.dtype}, "
-                    f"got {tuple(weights_out.shape)} and {weights_out.dtype}"
-                )
-            weights = torch.softmax(att, dim=-1, out=weights_out)  # (B, nh, Tq, Tk)
-            if empty is not None and bool(empty.any()):
-                weights.masked_fill_(empty[..., None], 0.0)
-
-        used = weights
-        dropped = None
+        # 4. softmax along the keys: each row becomes weights that sum to 1
+        weights = _softmax(att, allowed, out=weights_out, keep_input=att is additive)
+        used, dropped = weights, None
         if self.training and self.dropout > 0.0:
             used = dropped = F.dropout(weights, self.dropout, training=True)
+        # 5. weighted sum of the values per head, heads side by side, output projection W_O
         y = used @ vf  # (B, nh, Tq, hs)
-        concat = y.transpose(1, 2).reshape(B, Tq, C)  # (B, Tq, C)
-        if low:
-            concat = concat.to(q.dtype)
+        concat = y.transpose(1, 2).reshape(B, Tq, C).to(q.dtype)  # (B, Tq, C)
         output = F.linear(concat, self.out_proj.weight, self.out_proj.bias)  # (B, Tq, C)
         return AttentionTrace(
             q=q,
@@ -336,6 +259,123 @@ class MultiHeadAttention(nn.Module):
             dropped_weights=dropped,
             additive_scores=additive,
         )
+
+    def _check_inputs(self, query: torch.Tensor, key: torch.Tensor, value: torch.Tensor) -> None:
+        if self.d_model != query.shape[-1]:
+            raise ValueError(
+                f"query has {query.shape[-1]} features; this layer expects d_model={self.d_model}"
+            )
+        if value.shape[1] != key.shape[1] or value.shape[0] != key.shape[0]:
+            raise ValueError("key and value must have the same batch size and length")
+
+    def _heads(
+        self, query: torch.Tensor, key: torch.Tensor, value: torch.Tensor, self_attn: bool
+    ) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+        """Step 1: Q = X W_Q + b_Q (and K, V), each split into nh heads of hs dimensions."""
+        B, Tq, C = query.shape
+        Tk = key.shape[1]
+        nh, hs = self.n_heads, self.d_k
+        if self_attn and self._qkv_same_embed_dim:  # one fused projection for Q, K and V
+            qkv = F.linear(query, self.in_proj_weight, self.in_proj_bias)  # (B, T, 3C)
+            qkv = qkv.view(B, Tq, 3, nh, hs).permute(2, 0, 3, 1, 4)  # (3, B, nh, T, hs)
+            return qkv.unbind(0)  # (B, nh, T, hs) each
+        q, k, v = self._project(query, key, value)  # (B, T, C) each
+        q = q.view(B, Tq, nh, hs).transpose(1, 2)  # (B, nh, Tq, hs)
+        k = k.view(B, Tk, nh, hs).transpose(1, 2)  # (B, nh, Tk, hs)
+        v = v.view(B, Tk, nh, hs).transpose(1, 2)  # (B, nh, Tk, hs)
+        return q, k, v
+
+    def _project(
+        self, query: torch.Tensor, key: torch.Tensor, value: torch.Tensor
+    ) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+        """Q, K, V projections for cross-attention (or separate key/value sizes)."""
+        C = self.d_model
+        b = self.in_proj_bias
+        bq, bk, bv = (None, None, None) if b is None else (b[:C], b[C : 2 * C], b[2 * C :])
+        if self._qkv_same_embed_dim:
+            W = self.in_proj_weight
+            q = F.linear(query, W[:C], bq)
+            if key is value:
+                bkv = None if b is None else b[C:]
+                k, v = F.linear(key, W[C:], bkv).split(C, dim=-1)
+                return q, k, v
+            return q, F.linear(key, W[C : 2 * C], bk), F.linear(value, W[2 * C :], bv)
+        return (
+            F.linear(query, self.q_proj_weight, bq),
+            F.linear(key, self.k_proj_weight, bk),
+            F.linear(value, self.v_proj_weight, bv),
+        )
+
+    def _scaled_scores(
+        self, q: torch.Tensor, k: torch.Tensor, temperature: float
+    ) -> tuple[torch.Tensor, float, torch.Tensor | None]:
+        """Steps 2-3: the scores each softmax row sees, the scale factor, and (additive scoring
+        only) the raw scores, which are kept for the trace."""
+        if self.scoring == "additive":
+            additive = self._additive_scores(q, k)  # (B, nh, Tq, Tk)
+            att = additive / temperature if temperature != 1.0 else additive
+            return _finite_logits(att, temperature, 1.0), 1.0, additive
+        scale_factor = 1.0 / math.sqrt(self.d_k) if self.scale else 1.0
+        s = scale_factor / temperature
+        # scale q (Tq x hs) instead of the scores (Tq x Tk): one small op, not a T x T pass
+        att = (q * s if s != 1.0 else q) @ k.transpose(-2, -1)  # (B, nh, Tq, Tk)
+        return _finite_logits(att, temperature, scale_factor), scale_factor, None
+
+    def _additive_scores(self, q: torch.Tensor, k: torch.Tensor) -> torch.Tensor:
+        """Bahdanau scoring per head: v^T tanh(W_q q_i + W_k k_j)."""
+        qa = torch.einsum("bhtd,hde->bhte", q, self.additive_q.to(q.dtype))  # (B, nh, Tq, hs)
+        ka = torch.einsum("bhtd,hde->bhte", k, self.additive_k.to(k.dtype))  # (B, nh, Tk, hs)
+        feat = torch.tanh(qa[:, :, :, None, :] + ka[:, :, None, :, :])  # (B, nh, Tq, Tk, hs)
+        return torch.einsum("bhqke,he->bhqk", feat, self.additive_v.to(q.dtype))  # (B,nh,Tq,Tk)
+
+
+def _as_batches(
+    query: torch.Tensor, key: torch.Tensor | None, value: torch.Tensor | None
+) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+    """Key and value default to the query (self-attention); (T, C) inputs become (1, T, C)."""
+    key = query if key is None else key
+    value = key if value is None else value
+    if query.dim() == 2:
+        batched = {}  # one (1, T, C) view per distinct input, so that `key is value` survives
+        query, key, value = (batched.setdefault(id(x), x[None]) for x in (query, key, value))
+    return query, key, value
+
+
+def _float32(*tensors: torch.Tensor) -> tuple[torch.Tensor, ...]:
+    """float16 / bfloat16 to float32 (q.k overflows float16 at 65504); others unchanged."""
+    if tensors[0].dtype in (torch.float16, torch.bfloat16):
+        return tuple(t.float() for t in tensors)
+    return tensors
+
+
+def _softmax(
+    att: torch.Tensor,
+    allowed: torch.Tensor | None,
+    *,
+    out: torch.Tensor | None = None,
+    keep_input: bool = False,
+) -> torch.Tensor:
+    """Step 4: softmax over the keys; a row with no allowed key becomes 0, never NaN.
+
+    Written in place into `att` (no second T x T buffer) unless something still needs the
+    scores (autograd, or `keep_input`); into `out` when a caller hands a buffer.
+    """
+    if out is not None and (out.shape != att.shape or out.dtype != att.dtype):
+        raise ValueError(
+            f"weights_out must have shape {tuple(att.shape)} and dtype {att.dtype}, "
+            f"got {tuple(out.shape)} and {out.dtype}"
+        )
+    if out is None and not att.requires_grad and not keep_input:
+        out = att
+    weights = torch.softmax(att, dim=-1, out=out)  # (B, nh, Tq, Tk)
+    if allowed is not None:
+        empty = ~allowed.any(dim=-1)  # (B|1, 1|nh, Tq)
+        if bool(empty.any()):
+            if weights.requires_grad:
+                weights = weights.masked_fill(empty[..., None], 0.0)
+            else:
+                weights.masked_fill_(empty[..., None], 0.0)
+    return weights
 
 
 def _finite_logits(att: torch.Tensor, temperature: float, scale_factor: float) -> torch.Tensor:

@@ -16,17 +16,51 @@ def valid_head_counts(d_model: int, max_heads: int | None = None) -> list[int]:
     return [h for h in range(1, cap + 1) if d_model % h == 0]
 
 
+# --- one validator per setting: every module that takes the setting calls these --------------
+def _is_whole(value) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def check_d_model(d_model: int) -> None:
+    if not _is_whole(d_model) or d_model < 1:
+        raise ValueError(f"d_model must be a positive whole number, got {d_model!r}")
+
+
 def check_heads(d_model: int, n_heads: int) -> None:
     """Raise ValueError with a learner-readable message for an invalid (d_model, n_heads)."""
-    if not isinstance(d_model, int) or d_model < 1:
-        raise ValueError(f"d_model must be a positive whole number, got {d_model!r}")
-    if not isinstance(n_heads, int) or n_heads < 1:
+    check_d_model(d_model)
+    if not _is_whole(n_heads) or n_heads < 1:
         raise ValueError(f"n_heads must be a positive whole number, got {n_heads!r}")
     if d_model % n_heads:
         raise ValueError(
             f"d_model={d_model} is not divisible by n_heads={n_heads}: "
             "each head gets d_model / n_heads dimensions"
         )
+
+
+def check_scoring(scoring: str) -> None:
+    if scoring not in SCORINGS:
+        raise ValueError(f"scoring must be one of {SCORINGS}, got {scoring!r}")
+
+
+def check_mask_name(mask: str) -> None:
+    if mask not in MASKS:
+        raise ValueError(f"mask must be one of {MASKS}, got {mask!r}")
+
+
+def check_dropout(p: float) -> None:
+    if not 0.0 <= p < 1.0:
+        raise ValueError(f"dropout must be in [0, 1), got {p!r}")
+
+
+def check_temperature(temperature: float) -> None:
+    if not (temperature > 0.0 and temperature < float("inf")):
+        raise ValueError(f"temperature must be positive and finite, got {temperature!r}")
+
+
+def check_seed(seed: int) -> None:
+    if not _is_whole(seed) or seed < 0:
+        raise ValueError(f"seed must be a whole number >= 0, got {seed!r}")
 
 
 @dataclass(frozen=True)
@@ -45,16 +79,11 @@ class AttentionConfig:
 
     def __post_init__(self) -> None:
         check_heads(self.d_model, self.n_heads)
-        if self.scoring not in SCORINGS:
-            raise ValueError(f"scoring must be one of {SCORINGS}, got {self.scoring!r}")
-        if self.mask not in MASKS:
-            raise ValueError(f"mask must be one of {MASKS}, got {self.mask!r}")
-        if not 0.0 <= self.dropout < 1.0:
-            raise ValueError(f"dropout must be in [0, 1), got {self.dropout!r}")
-        if not (self.temperature > 0.0 and self.temperature < float("inf")):
-            raise ValueError(f"temperature must be positive and finite, got {self.temperature!r}")
-        if not isinstance(self.seed, int) or self.seed < 0:
-            raise ValueError(f"seed must be a whole number >= 0, got {self.seed!r}")
+        check_scoring(self.scoring)
+        check_mask_name(self.mask)
+        check_dropout(self.dropout)
+        check_temperature(self.temperature)
+        check_seed(self.seed)
 
     @property
     def d_k(self) -> int:

