@@ -6,6 +6,7 @@ import hashlib
 
 import torch
 
+from .config import check_d_model
 from .positional import sinusoidal_encoding
 
 
@@ -27,8 +28,7 @@ def embed_tokens(
     tokens: list[str], d_model: int, seed: int = 0, *, positional: bool = False
 ) -> torch.Tensor:
     """Embeddings (T, d_model) of `tokens`, plus the sinusoidal positional encoding if asked."""
-    if d_model < 1:
-        raise ValueError(f"d_model must be at least 1, got {d_model}")
+    check_d_model(d_model)
     if not tokens:
         return torch.zeros(0, d_model)
     cache: dict[str, torch.Tensor] = {}

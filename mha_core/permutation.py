@@ -1,21 +1,16 @@
-"""Order: what self-attention sees of word order, and how sinusoidal positions relate.
+"""Order: what self-attention sees of word order.
 
 1. Without positional encoding, self-attention is permutation-equivariant. Shuffle the tokens
    (shuffled[i] = tokens[perm[i]], i.e. X' = P X with P[i, perm[i]] = 1) and the weights become
    A' = P A P^T: every row and column moves with its token and no value changes. Adding the
    positional encoding breaks this, because the same word now gets a different vector at its
    new position.
-2. The sinusoidal table makes relative offsets easy to read: with w_i = 1 / 10000^(2i/d),
-   PE(p) . PE(q) = sum_i sin(p w_i) sin(q w_i) + cos(p w_i) cos(q w_i) = sum_i cos((p - q) w_i),
-   a function of the offset p - q alone (for even d_model, where every sine has its cosine).
-3. The interleaved and concatenated layouts of the table are the same numbers in a different
-   column order: a fixed permutation of the dimensions.
+The sinusoidal table itself (offsets, layouts) is in `positional.py`.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import NamedTuple
 
 import numpy as np
 import torch
@@ -23,7 +18,6 @@ import torch
 from .attention import MultiHeadAttention
 from .config import AttentionConfig
 from .pipeline import build_attention, run_attention
-from .positional import frequencies, layout_permutation, sinusoidal_encoding, wavelengths
 
 
 # --- shuffling a sentence ----------------------------------------------------------------------
@@ -102,70 +96,4 @@ def shuffle_attention(
         shuffled_weights=b,
         predicted=permute_attention(a, perm),
         positional=config.positional,
-    )
-
-
-# --- the sinusoidal table ----------------------------------------------------------------------
-def offset_similarity(offsets, d_model: int, base: float = 10000.0) -> np.ndarray:
-    """sum_i cos(k w_i) for each offset k: the closed form of PE(p) . PE(p + k), even d_model."""
-    if d_model % 2:
-        raise ValueError(
-            f"d_model={d_model} is odd: the last sine has no cosine partner, so PE(p) . PE(q) "
-            "is not a function of p - q alone; use an even d_model"
-        )
-    k = np.asarray(offsets, dtype=np.float64)
-    w = frequencies(d_model, base).numpy()  # (d/2,)
-    return np.cos(k[..., None] * w).sum(axis=-1)
-
-
-class PositionalTable(NamedTuple):
-    """The sinusoidal table and what can be read from it, for one (n_positions, d_model)."""
-
-    pe: np.ndarray  # (P, d) interleaved: sin at even, cos at odd dimensions
-    concatenated: np.ndarray  # (P, d) all sines, then all cosines
-    layout_perm: np.ndarray  # (d,) concatenated[:, layout_perm] == pe
-    layout_max_diff: float  # max |concatenated[:, layout_perm] - pe| (0: only the order differs)
-    wavelengths: np.ndarray  # (ceil(d/2),) 2 pi 10000^(2i/d), in positions
-    similarity: np.ndarray  # (P, P) PE PE^T
-    offset_spread: float  # max |PE(p) . PE(q) - PE(0) . PE(|p - q|)|: 0 if only p - q matters
-    offset_max_dev: float  # max |PE PE^T - closed form sum_i cos((p - q) w_i)|
-    value_min: float
-    value_max: float
-
-    def offset_profile(self, anchor: int) -> tuple[np.ndarray, np.ndarray]:
-        """Offsets k = q - anchor and the similarity PE(anchor) . PE(q), over all positions q."""
-        n = self.similarity.shape[0]
-        if not 0 <= anchor < n:
-            raise ValueError(f"anchor must be a position 0..{n - 1}, got {anchor}")
-        return np.arange(n) - anchor, self.similarity[anchor]
-
-
-def positional_table(n_positions: int, d_model: int) -> PositionalTable:
-    """Everything the positional-encoding explorer shows, computed from the core's table."""
-    if n_positions < 1:
-        raise ValueError(f"n_positions must be >= 1, got {n_positions}")
-    pe = sinusoidal_encoding(n_positions, d_model).double().numpy()  # (P, d)
-    concat = sinusoidal_encoding(n_positions, d_model, layout="concatenated").double().numpy()
-    perm = layout_permutation(d_model).numpy()
-    sim = pe @ pe.T  # (P, P)
-    pos = np.arange(n_positions)
-    offset = np.abs(pos[:, None] - pos[None, :])  # (P, P) |p - q|
-    # same offset, same similarity: compare every entry with the first row's entry at |p - q|
-    spread = float(np.abs(sim - sim[0][offset]).max())
-    if d_model % 2 == 0:
-        closed = offset_similarity(pos, d_model)[offset]  # (P, P) sum_i cos((p - q) w_i)
-        max_dev = float(np.abs(sim - closed).max())
-    else:
-        max_dev = float("nan")  # odd d_model: no closed form in p - q
-    return PositionalTable(
-        pe=pe,
-        concatenated=concat,
-        layout_perm=perm,
-        layout_max_diff=float(np.abs(concat[:, perm] - pe).max()),
-        wavelengths=wavelengths(d_model).double().numpy(),
-        similarity=sim,
-        offset_spread=spread,
-        offset_max_dev=max_dev,
-        value_min=float(pe.min()),
-        value_max=float(pe.max()),
     )

@@ -20,6 +20,8 @@ from typing import NamedTuple
 import numpy as np
 import torch
 
+from .config import check_seed, check_temperature
+
 DISTRIBUTIONS = ("normal", "uniform", "rademacher")
 # d_k from 1 to 1024: powers of two and the points halfway between them (3 * 2^k)
 D_K_GRID = (1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64, 96, 128, 192, 256, 384, 512, 768, 1024)
@@ -30,8 +32,7 @@ _STREAM_DOT, _STREAM_SAT = 1, 2
 # --- sampling -------------------------------------------------------------------------------
 def _generator(seed: int, d_max: int, stream: int) -> torch.Generator:
     """One reproducible stream per (seed, largest d_k, purpose)."""
-    if seed < 0:
-        raise ValueError(f"seed must be a whole number >= 0, got {seed}")
+    check_seed(seed)
     return torch.Generator().manual_seed((seed * 4099 + d_max) * 8 + stream)
 
 
@@ -280,8 +281,7 @@ def tempered_softmax(
 ) -> torch.Tensor:
     """softmax(scores / temperature) over the last axis, in float64; masked keys get 0 and a row
     with no allowed key is all 0 (never NaN)."""
-    if not (temperature > 0.0 and math.isfinite(temperature)):
-        raise ValueError(f"temperature must be positive and finite, got {temperature}")
+    check_temperature(temperature)
     logits = scores.double() / temperature
     if allowed is not None:
         logits = logits.masked_fill(~allowed, float("-inf"))
@@ -349,7 +349,7 @@ def sentence_scaling(scaled, unscaled, tempered, temperatures) -> SentenceScalin
     `temperatures` on the raw scores."""
     for tr in (scaled, unscaled, tempered):
         if tr.scoring != "dot":
-            raise ValueError("the scaling lab needs dot-product scores (scaling='dot')")
+            raise ValueError("the scaling lab needs dot-product scores (scoring='dot')")
     raw = unscaled.scores[0].double()  # (nh, T, T) Q K^T
     if not torch.equal(raw, scaled.scores[0].double()) or unscaled.scale_factor != 1.0:
         raise ValueError("the traces must come from the same layer, the unscaled one unscaled")

@@ -1,6 +1,6 @@
 """One head's arithmetic, piece by piece, for the "Step by step" page.
 
-Every piece is in the math convention of the course page, rows are tokens and a projection is a
+Every piece is in the row convention: rows are tokens and a projection is a
 right product (X @ W), with T tokens, C = d_model, nh heads and d_k = C / nh:
 
     X   = E + PE                          # (T, C)  embeddings + positional encoding
@@ -89,7 +89,7 @@ class HeadSteps:
     w_o: torch.Tensor  # (C, C) W_O, applied as concat @ W_O
     b_o: torch.Tensor  # (C,) b_O
     output: torch.Tensor  # (T, C) concat @ W_O + b_O
-    # the thread's starting point: naive summation of values, for the chosen query
+    # before attention: naive summation of values, for the chosen query
     naive_weights: torch.Tensor  # (T,) 1/n on the n allowed keys, 0 elsewhere
     naive_sum: torch.Tensor  # (d_k,) naive_weights @ V_h: every relation weighted equally
     attention_sum: torch.Tensor  # (d_k,) α_h[i] @ V_h: weighted by attention

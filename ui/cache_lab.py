@@ -14,6 +14,7 @@ import streamlit as st
 
 from mha_core import AttentionConfig
 from mha_core import permutation as perm_core
+from mha_core import positional as positional_core
 from mha_core import scaling as scaling_core
 from ui import cache
 
@@ -22,15 +23,15 @@ SATURATION_MIN_ROWS = 64
 
 # --- positional encoding ----------------------------------------------------------------------
 @st.cache_data(max_entries=32, show_spinner=False)
-def positional_table(n_positions: int, d_model: int) -> perm_core.PositionalTable:
-    return perm_core.positional_table(n_positions, d_model)
+def positional_table(n_positions: int, d_model: int) -> positional_core.PositionalTable:
+    return positional_core.positional_table(n_positions, d_model)
 
 
 @st.cache_data(max_entries=64, show_spinner=False)
 def offset_similarity(n_positions: int, d_model: int):
     """Offsets -(P-1)..P-1 and the closed form sum_i cos(k w_i) at each."""
     k = np.arange(-(n_positions - 1), n_positions)
-    return k, perm_core.offset_similarity(k, d_model)
+    return k, positional_core.offset_similarity(k, d_model)
 
 
 @st.cache_data(max_entries=64, show_spinner=False)

@@ -284,7 +284,7 @@ with st.expander(t("step.s3.table", i=query), expanded=T <= 12):
         frame.style.format(lambda v: MINUS_INF if v == -math.inf else f"{v:.6f}"), key="step.table"
     )
 
-# --- the thread's starting point: naive summation of values ---------------------------------
+# --- before attention: naive summation of values ----------------------------------------
 st.subheader(t("step.naive.title"))
 st.markdown(t("step.naive.text"))
 st.latex(latex("naive"))

@@ -1,4 +1,5 @@
-"""AppTest helpers. A fresh AppTest per case (see architecture.md's note on st.navigation)."""
+"""AppTest helpers. A fresh AppTest per case: with Streamlit 1.67, AppTest drops the widgets that
+an st.navigation entry script (app.py) creates from its element tree after the first rerun."""
 
 from __future__ import annotations
 

@@ -62,7 +62,7 @@ def test_invalid_head_count_cannot_be_chosen():
 
 
 def test_moving_d_model_under_the_heads_slider_keeps_heads_valid():
-    # AppTest cannot move sidebar widgets after the first run (architecture.md): a fresh app
+    # AppTest cannot move sidebar widgets after the first run (see tests/app/conftest.py): a fresh app
     # with the state that moving d_model from 64 to 24 leaves behind; the browser test moves it
     at = _run(d_model=24, n_heads=16)
     assert at.session_state["shared.n_heads"] == 12

@@ -11,7 +11,7 @@ import re
 import numpy as np
 import pytest
 
-from mha_core import AttentionConfig, run_attention, word_tokenize
+from mha_core import AttentionConfig, positional, run_attention, word_tokenize
 from mha_core import permutation as pm
 from mha_core import scaling as sc
 from tests.app.conftest import make_app
@@ -78,7 +78,7 @@ def test_pe_default_page_shows_every_part():
     assert _keys(at) == PE_CHARTS
     assert at.latex  # the formula
     text = _text(at)
-    table = pm.positional_table(64, 64)
+    table = positional.positional_table(64, 64)
     assert f"the smallest is {table.value_min:.6f}, the largest {table.value_max:.6f}" in text
     assert f"at most {table.offset_spread:.2e}" in text
     assert "Only permuted" in text and "The pattern changed" in text
@@ -97,7 +97,7 @@ def test_pe_sliders_resize_every_table():
     at.slider(key="pe.d_model").set_value(16)
     at.slider(key="pe.n_positions").set_value(30)
     _again(at)
-    table = pm.positional_table(30, 16)
+    table = positional.positional_table(30, 16)
     assert _arr(_fig(at, "pe.heatmap_fig")["data"][0]["z"]).shape == (30, 16)
     assert _arr(_fig(at, "pe.similarity_fig")["data"][0]["z"]).shape == (30, 30)
     wl = _fig(at, "pe.wavelength_fig")["data"][0]
@@ -115,7 +115,7 @@ def test_pe_dimension_picker_and_empty_choice():
     at.multiselect(key="pe.dims").set_value([2, 5])
     _again(at)
     curves = _fig(at, "pe.curves_fig")["data"]
-    table = pm.positional_table(64, 64)
+    table = positional.positional_table(64, 64)
     assert len(curves) == 2
     np.testing.assert_allclose(_arr(curves[1]["y"]), table.pe[:, 5])
     assert "dim 5 · cos" in curves[1]["name"]
@@ -139,7 +139,7 @@ def test_pe_anchor_slider_adds_its_profile():
     _again(at)
     data = _fig(at, "pe.offset_fig")["data"]
     assert [d["name"] for d in data[1:]] == ["PE(0)·PE(0+k)", "PE(10)·PE(10+k)"]
-    table = pm.positional_table(64, 64)
+    table = positional.positional_table(64, 64)
     np.testing.assert_allclose(_arr(data[2]["y"]), table.similarity[10])
     np.testing.assert_array_equal(_arr(data[2]["x"]), np.arange(64) - 10)
 
@@ -166,9 +166,9 @@ def test_pe_shuffle_controls_and_head_picker():
     perm = pm.shuffle_permutation(len(TOKENS), 5)
     assert f"perm = [{', '.join(map(str, perm.tolist()))}]" in _text(at)
     shuffled = [TOKENS[i] for i in perm]
-    for positional, key in ((False, "pe.shuffle_fig_0"), (True, "pe.shuffle_fig_1")):
+    for with_pe, key in ((False, "pe.shuffle_fig_0"), (True, "pe.shuffle_fig_1")):
         fig = _fig(at, key)
-        cfg = AttentionConfig(positional=positional)
+        cfg = AttentionConfig(positional=with_pe)
         a = run_attention(TOKENS, cfg).trace.weights[0, 2].numpy()
         b = run_attention(shuffled, cfg).trace.weights[0, 2].numpy()
         np.testing.assert_allclose(_arr(fig["data"][0]["z"]), a, atol=1e-7)

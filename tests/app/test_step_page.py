@@ -1,6 +1,6 @@
 """The Step by step page through streamlit.testing.v1.AppTest.
 
-A fresh AppTest per case (architecture.md: widgets of the st.navigation entry script drop out
+A fresh AppTest per case (tests/app/conftest.py: widgets of the st.navigation entry script drop out
 of the element tree after the first rerun); the page's own controls are moved within a case.
 Figures are compared with numbers computed here from the core, not from the page's helpers.
 """

@@ -15,7 +15,7 @@ import torch
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from mha_core import AttentionConfig, build_attention, embed_tokens
+from mha_core import AttentionConfig, build_attention, embed_tokens, positional
 from mha_core import permutation as pm
 
 
@@ -33,13 +33,13 @@ def _pe_reference(n_positions: int, d_model: int) -> np.ndarray:
 # --- the table --------------------------------------------------------------------------------
 @pytest.mark.parametrize("n_positions,d_model", [(1, 2), (7, 4), (50, 64), (33, 10), (20, 5)])
 def test_table_matches_the_closed_form(n_positions, d_model):
-    table = pm.positional_table(n_positions, d_model)
+    table = positional.positional_table(n_positions, d_model)
     np.testing.assert_allclose(table.pe, _pe_reference(n_positions, d_model), atol=1e-6)
     assert table.pe.shape == (n_positions, d_model)
 
 
 def test_values_stay_within_minus_one_and_one():
-    table = pm.positional_table(256, 512)
+    table = positional.positional_table(256, 512)
     assert table.value_min == table.pe.min() and table.value_max == table.pe.max()
     assert table.value_min >= -1.0 and table.value_max <= 1.0
     assert table.value_max == 1.0  # cos(0) at position 0
@@ -48,7 +48,7 @@ def test_values_stay_within_minus_one_and_one():
 
 def test_wavelengths_are_two_pi_times_base_power():
     d = 64
-    table = pm.positional_table(10, d)
+    table = positional.positional_table(10, d)
     expected = [2 * math.pi * 10000 ** (2 * i / d) for i in range(d // 2)]
     np.testing.assert_allclose(table.wavelengths, expected, rtol=1e-6)
     # one full wavelength later, the fastest pair is back where it started
@@ -58,7 +58,7 @@ def test_wavelengths_are_two_pi_times_base_power():
 # --- PE . PE^T depends on the offset only -----------------------------------------------------
 @pytest.mark.parametrize("n_positions,d_model", [(40, 16), (64, 64), (128, 512)])
 def test_similarity_is_a_function_of_the_offset(n_positions, d_model):
-    table = pm.positional_table(n_positions, d_model)
+    table = positional.positional_table(n_positions, d_model)
     pe = _pe_reference(n_positions, d_model)
     np.testing.assert_allclose(table.similarity, pe @ pe.T, atol=1e-4)
     for p, q in [(0, 5), (3, 8), (n_positions - 6, n_positions - 1), (9, 2)]:
@@ -78,15 +78,15 @@ def test_similarity_is_a_function_of_the_offset(n_positions, d_model):
 
 def test_offset_check_detects_a_table_that_is_not_offset_only():
     """With odd d_model the last sine has no cosine: PE . PE^T then depends on p and q."""
-    table = pm.positional_table(64, 5)
+    table = positional.positional_table(64, 5)
     assert table.offset_spread > 1e-4 and math.isnan(table.offset_max_dev)
     with pytest.raises(ValueError, match="odd"):
-        pm.offset_similarity([0, 1], 5)
+        positional.offset_similarity([0, 1], 5)
 
 
 def test_offset_similarity_closed_form():
     k = np.arange(-5, 6)
-    got = pm.offset_similarity(k, 8)
+    got = positional.offset_similarity(k, 8)
     expected = [sum(math.cos(kk / 10000 ** (2 * i / 8)) for i in range(4)) for kk in k]
     np.testing.assert_allclose(got, expected, rtol=1e-12)
     assert got[5] == 4.0  # offset 0: d/2
@@ -95,7 +95,7 @@ def test_offset_similarity_closed_form():
 # --- interleaved vs concatenated ----------------------------------------------------------------
 @pytest.mark.parametrize("d_model", [2, 4, 6, 64, 7])
 def test_layouts_differ_by_a_fixed_permutation(d_model):
-    table = pm.positional_table(30, d_model)
+    table = positional.positional_table(30, d_model)
     ref = _pe_reference(30, d_model)
     n_sin = (d_model + 1) // 2
     concat_ref = np.concatenate([ref[:, 0::2], ref[:, 1::2]], axis=1)  # all sin, then all cos
@@ -109,7 +109,7 @@ def test_layouts_differ_by_a_fixed_permutation(d_model):
 
 
 def test_layout_permutation_small_case():
-    assert pm.positional_table(3, 6).layout_perm.tolist() == [0, 3, 1, 4, 2, 5]
+    assert positional.positional_table(3, 6).layout_perm.tolist() == [0, 3, 1, 4, 2, 5]
 
 
 # --- permutations -----------------------------------------------------------------------------

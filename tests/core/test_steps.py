@@ -280,7 +280,7 @@ def test_dot_product_has_no_additive_parts():
     assert head_steps(sentence, layer, 0, 0).additive is None
 
 
-# --- the thread's starting point: naive summation -------------------------------------------
+# --- before attention: naive summation -----------------------------------------------------
 @pytest.mark.parametrize("mask", ["none", "causal"])
 def test_naive_sum_against_attention(mask):
     sentence, layer = _run(64, 4, mask)

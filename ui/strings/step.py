@@ -1,13 +1,12 @@
 """The Step by step page.
 
-Wording follows the seeds: the course page's five steps ("Linear Projections for Q, K, V",
-"Scaled Dot-Product Attention", "Softmax and Weighted Sum", "Concatenation of Heads",
-"Final Linear Projection" / 查询、键和值的线性投影, 缩放点积注意力, Softmax 与加权和, 注意力头的拼接,
-最终线性投影) and the thread's "naive summing of values assumes the relationships between all
-words are equal".
+The five steps are named as in most introductions to multi-head attention ("Linear Projections
+for Q, K, V", "Scaled Dot-Product Attention", "Softmax and Weighted Sum", "Concatenation of
+Heads", "Final Linear Projection" / 查询、键和值的线性投影, 缩放点积注意力, Softmax 与加权和,
+注意力头的拼接, 最终线性投影), with the naive sum of values as the point of departure.
 
 Markdown strings write math as $...$ (KaTeX). The display formulas (st.latex) are the same in
-both languages, as on the bilingual course page, so they live in LATEX, not in EN/ZH; they are
+both languages, so they live in LATEX, not in EN/ZH; they are
 str.format templates (literal braces doubled).
 """
 
@@ -53,7 +52,7 @@ EN = {
     "step.s1.text": "For each head, the model applies different linear projections to get its "
     "queries, keys and values. These projections are learned during training and let each head "
     "focus on different aspects of the input.",
-    "step.s1.convention": "The course page writes $Q_h = W_Q^h \\cdot Q$ with column vectors. "
+    "step.s1.convention": "Many textbooks write $Q_h = W_Q^h \\cdot Q$ with column vectors. "
     "Here each row is a token, so the same product reads $Q_h = X W_Q^h$: $W_Q^h$ is the block "
     "of columns {start}–{stop} of $W_Q$ that belongs to head {h}.",
     "step.s1.shapes": "Shapes: $X$ ({T} × {C}) · $W_Q^h$ ({C} × {d_k}) → $Q_h$ ({T} × {d_k}); "
@@ -106,13 +105,13 @@ EN = {
     "step.s3.col.key": "key j",
     # naive summation
     "step.naive.title": "Before attention: naive summation of values",
-    "step.naive.text": "The thread's starting point: pass the words through a linear layer "
+    "step.naive.text": "A first idea before attention: pass the words through a linear layer "
     "(the values $V_h$) and mix them by summation. But naive summing of values assumes the "
     "relationships between all words are equal: in “attention is not too shabby” the "
     "relationship between “is” and “too” would count as much as the one between “not” and "
     "“shabby”. Attention instead weighs each relation by how well query i matches key j.",
     "step.naive.detail": "Here query i = {i} may look at $|A_i|$ = {n} keys (the set "
-    "$A_i$). Naive, $\\bar{{v}}_i$: each gets weight 1/{n} (the thread's plain sum is {n} times this average). Attention, $\\text{{output}}_{{h,i}}$: the weights of "
+    "$A_i$). Naive, $\\bar{{v}}_i$: each gets weight 1/{n} (a plain sum is {n} times this average). Attention, $\\text{{output}}_{{h,i}}$: the weights of "
     "row {i} of $\\alpha_h$.",
     "step.naive.distance": "Distance between the two vectors: ‖naive − attention‖ = {dist}.",
     "step.naive.uniform": "naive (all equal)",
@@ -130,7 +129,7 @@ EN = {
     "$W_O$ to combine the results of the different heads into a single representation. The "
     "outlined rows of $W_O$ are the ones that multiply head {h}'s block: every output dimension "
     "mixes all heads.",
-    "step.s5.convention": "The course page writes $W_O \\cdot \\text{{MultiHeadOutput}}$ with "
+    "step.s5.convention": "Many textbooks write $W_O \\cdot \\text{{MultiHeadOutput}}$ with "
     "column vectors; with one row per token it reads $\\text{{MultiHeadOutput}}\\, W_O + b_O$.",
     "step.s5.shapes": "Shapes: MultiHeadOutput ({T} × {C}) · $W_O$ ({C} × {C}) → FinalOutput "
     "({T} × {C}).",
@@ -199,7 +198,7 @@ ZH = {
     "step.s1.title": "1 · 查询、键和值的线性投影",
     "step.s1.text": "对于每个头,模型应用不同的线性投影,得到它的查询、键和值。"
     "这些投影在训练过程中被学习,允许每个头关注输入序列的不同方面。",
-    "step.s1.convention": "课程页面写作 $Q_h = W_Q^h \\cdot Q$ (列向量)。这里每一行是一个标记,"
+    "step.s1.convention": "许多教材写作 $Q_h = W_Q^h \\cdot Q$ (列向量)。这里每一行是一个标记,"
     "所以同一个乘积写作 $Q_h = X W_Q^h$:$W_Q^h$ 是 $W_Q$ 中属于头 {h} 的第 {start}–{stop} 列。",
     "step.s1.shapes": "形状:$X$ ({T} × {C}) · $W_Q^h$ ({C} × {d_k}) → $Q_h$ ({T} × {d_k});"
     "$K_h$ 和 $V_h$ 同理。",
@@ -239,13 +238,13 @@ ZH = {
     "step.s3.col.weight": "权重 α",
     "step.s3.col.key": "键 j",
     "step.naive.title": "注意力之前:值的朴素求和",
-    "step.naive.text": "推文的出发点:把词通过一个线性层 (得到值 $V_h$),再通过求和把它们混合起来。"
+    "step.naive.text": "注意力之前的第一个想法:把词通过一个线性层 (得到值 $V_h$),再通过求和把它们混合起来。"
     "但值的朴素求和假设所有词之间的关系都相同:在 “attention is not too shabby” 中,"
     "“is” 与 “too” 之间的关系会和 “not” 与 “shabby” 之间的关系一样重要。"
     "注意力则按照查询 i 与键 j 的匹配程度为每个关系加权。",
     "step.naive.detail": "这里查询 i = {i} 可以看到 $|A_i|$ = {n} 个键 (集合 $A_i$)。"
     "朴素求和 $\\bar{{v}}_i$:每个键的权重为 1/{n} "
-    "(推文中的直接求和是这个平均值的 {n} 倍)。注意力 $\\text{{output}}_{{h,i}}$:$\\alpha_h$ 第 {i} 行的权重。",
+    "(直接求和是这个平均值的 {n} 倍)。注意力 $\\text{{output}}_{{h,i}}$:$\\alpha_h$ 第 {i} 行的权重。",
     "step.naive.distance": "两个向量之间的距离:‖朴素 − 注意力‖ = {dist}。",
     "step.naive.uniform": "朴素 (全部相等)",
     "step.naive.attention": "注意力 α",
@@ -257,7 +256,7 @@ ZH = {
     "step.s5.title": "5 · 最终线性投影",
     "step.s5.text": "拼接后的输出通过一个最终的线性变换 $W_O$,合并不同头的结果,生成一个单一的表示。"
     "$W_O$ 中加框的行与头 {h} 的那一块相乘:每个输出维度都混合了所有头。",
-    "step.s5.convention": "课程页面写作 $W_O \\cdot \\text{{MultiHeadOutput}}$ (列向量);"
+    "step.s5.convention": "许多教材写作 $W_O \\cdot \\text{{MultiHeadOutput}}$ (列向量);"
     "每个标记一行时写作 $\\text{{MultiHeadOutput}}\\, W_O + b_O$。",
     "step.s5.shapes": "形状:MultiHeadOutput ({T} × {C}) · $W_O$ ({C} × {C}) → FinalOutput ({T} × {C})。",
     "step.s5.done": "FinalOutput 正是该层返回的结果;测试用这些部分把它重新组合出来。",
@@ -305,7 +304,7 @@ SYMBOLS = {
     "add_v": "v_h",
 }
 
-# Display formulas (st.latex), the same in both languages as on the course page.
+# Display formulas (st.latex), the same in both languages.
 LATEX = {
     "x_pe": r"X = E + PE \in \mathbb{{R}}^{{T \times d_{{model}}}}",
     "x": r"X = E \in \mathbb{{R}}^{{T \times d_{{model}}}}",
