@@ -10,9 +10,9 @@ init_state()
 
 PAGES = [
     st.Page("views/attention.py", title=t("nav.attention"), icon="🔍", default=True),
-    st.Page("views/step_by_step.py", title=t("nav.step"), icon="🧮"),
+    st.Page("views/step.py", title=t("nav.step"), icon="🧮"),
     st.Page("views/scaling.py", title=t("nav.scaling"), icon="📏"),
-    st.Page("views/positional_encoding.py", title=t("nav.positional"), icon="〰️"),
+    st.Page("views/positional.py", title=t("nav.positional"), icon="〰️"),
     st.Page("views/pretrained.py", title=t("nav.pretrained"), icon="🧠"),
 ]
 

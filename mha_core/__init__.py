@@ -3,7 +3,7 @@
 from .attention import AttentionTrace, MultiHeadAttention, causal_mask, padding_mask
 from .config import AttentionConfig, check_heads, valid_head_counts
 from .embed import embed_tokens, token_embedding
-from .pipeline import SentenceTrace, build_attention, run_attention
+from .pipeline import SentenceAttention, build_attention, run_attention
 from .positional import layout_permutation, sinusoidal_encoding, wavelengths
 from .pretrained import PretrainedModel, PretrainedTrace, load_pretrained
 from .tokenize import MAX_TOKENS, TokenizedText, split_words, word_tokenize
@@ -16,7 +16,7 @@ __all__ = [
     "MultiHeadAttention",
     "PretrainedModel",
     "PretrainedTrace",
-    "SentenceTrace",
+    "SentenceAttention",
     "TokenizedText",
     "build_attention",
     "causal_mask",

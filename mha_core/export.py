@@ -9,7 +9,7 @@ from dataclasses import asdict
 
 import numpy as np
 
-from .pipeline import SentenceTrace
+from .pipeline import SentenceAttention
 
 CSV_COLUMNS = ("head", "query_pos", "query_token", "key_pos", "key_token", "weight")
 
@@ -33,9 +33,9 @@ def weights_csv(weights, q_tokens: list[str], k_tokens: list[str] | None = None)
     return out.getvalue()
 
 
-def trace_dict(result: SentenceTrace) -> dict:
+def trace_dict(result: SentenceAttention) -> dict:
     """Everything one sentence's attention computed, batch dimension dropped, as lists."""
-    tr = result.trace
+    tr = result.attention
 
     def arr(t):
         return t[0].detach().cpu().float().numpy().tolist()
@@ -68,7 +68,7 @@ def trace_dict(result: SentenceTrace) -> dict:
     }
 
 
-def trace_json(result: SentenceTrace) -> str:
+def trace_json(result: SentenceAttention) -> str:
     def clean(o):  # NaN -> null (strict JSON)
         if isinstance(o, float):
             return None if o != o else o

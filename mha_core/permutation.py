@@ -86,8 +86,8 @@ def shuffle_attention(
     _check_perm(perm, len(tokens))
     layer = build_attention(config) if layer is None else layer
     shuffled = [tokens[i] for i in perm]
-    a = run_attention(list(tokens), config, layer).trace.weights[0].double().numpy()
-    b = run_attention(shuffled, config, layer).trace.weights[0].double().numpy()
+    a = run_attention(list(tokens), config, layer).attention.weights[0].double().numpy()
+    b = run_attention(shuffled, config, layer).attention.weights[0].double().numpy()
     return ShuffleResult(
         tokens=list(tokens),
         perm=perm,

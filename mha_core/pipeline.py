@@ -1,4 +1,4 @@
-"""From a sentence and an AttentionConfig to a trace: the path every teaching page uses."""
+"""From a sentence and an AttentionConfig to its attention: the path every teaching page uses."""
 
 from __future__ import annotations
 
@@ -12,13 +12,13 @@ from .embed import embed_tokens
 
 
 @dataclass(frozen=True, eq=False)
-class SentenceTrace:
+class SentenceAttention:
     """One sentence through one attention layer."""
 
     tokens: list[str]
     config: AttentionConfig
     x: torch.Tensor  # (T, C) embeddings (+ positional encoding when on)
-    trace: AttentionTrace  # batch of one
+    attention: AttentionTrace  # batch of one
 
 
 def build_attention(config: AttentionConfig) -> MultiHeadAttention:
@@ -36,12 +36,12 @@ def build_attention(config: AttentionConfig) -> MultiHeadAttention:
 
 def run_attention(
     tokens: list[str], config: AttentionConfig, layer: MultiHeadAttention | None = None
-) -> SentenceTrace:
+) -> SentenceAttention:
     """Embed `tokens`, run one self-attention layer, return everything it computed."""
     if not tokens:
         raise ValueError("there are no tokens to attend over: type at least one word")
     layer = build_attention(config) if layer is None else layer
     x = embed_tokens(tokens, config.d_model, config.seed, positional=config.positional)
     with torch.inference_mode():
-        trace = layer(x[None], mask=config.mask, temperature=config.temperature)
-    return SentenceTrace(tokens=list(tokens), config=config, x=x, trace=trace)
+        attention = layer(x[None], mask=config.mask, temperature=config.temperature)
+    return SentenceAttention(tokens=list(tokens), config=config, x=x, attention=attention)

@@ -275,6 +275,11 @@ def saturation_curves(
     )
 
 
+def saturation_rows(n_samples: int, n_keys: int, min_rows: int = 64) -> int:
+    """Rows (queries) per d_k so that rows x keys stays near the sample budget."""
+    return max(min_rows, n_samples // n_keys)
+
+
 # --- temperature ------------------------------------------------------------------------------
 def tempered_softmax(
     scores: torch.Tensor, temperature: float, allowed: torch.Tensor | None = None
@@ -289,6 +294,11 @@ def tempered_softmax(
         logits = logits.masked_fill(empty, 0.0)
         return torch.softmax(logits, dim=-1).masked_fill(empty, 0.0)
     return torch.softmax(logits, dim=-1)
+
+
+def equivalent_temperature(d_k: int) -> float:
+    """The softmax temperature that equals scaling the scores by 1/sqrt(d_k): sqrt(d_k)."""
+    return math.sqrt(d_k)
 
 
 class TemperatureSweep(NamedTuple):

@@ -32,7 +32,7 @@ import torch
 
 from .attention import MultiHeadAttention
 from .embed import embed_tokens
-from .pipeline import SentenceTrace
+from .pipeline import SentenceAttention
 from .positional import sinusoidal_encoding
 
 
@@ -131,13 +131,13 @@ def _piece(t: torch.Tensor) -> torch.Tensor:
 
 
 def head_steps(
-    sentence: SentenceTrace, layer: MultiHeadAttention, head: int, query: int
+    sentence: SentenceAttention, layer: MultiHeadAttention, head: int, query: int
 ) -> HeadSteps:
     """The pieces of head `head` of `layer` on `sentence`, following query token `query`.
 
     `sentence` must come from `run_attention(tokens, config, layer)` with this `layer`.
     """
-    tr, cfg = sentence.trace, sentence.config
+    tr, cfg = sentence.attention, sentence.config
     T, C = sentence.x.shape  # tokens, d_model
     nh, hs = layer.n_heads, layer.d_k  # heads, d_k
     if (layer.d_model, nh, layer.scoring) != (cfg.d_model, cfg.n_heads, cfg.scoring):

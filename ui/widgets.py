@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+from functools import partial
+
 import pandas as pd
 import streamlit as st
 
-from mha_core import MAX_TOKENS
+from mha_core import MAX_TOKENS, AttentionConfig
+from mha_core.export import trace_json, weights_csv
 from mha_core.stats import HeadStats
-from ui import cache
+from ui.compute.attention import sentence_attention, tokenize
 from ui.i18n import t
 from ui.state import Settings
 
@@ -17,7 +20,7 @@ def sentence_tokens(settings: Settings, limit: int = MAX_TOKENS) -> list[str]:
     if not settings.text.strip():
         st.info(t("msg.empty"))
         st.stop()
-    tok = cache.tokenize(settings.text, settings.tokenizer, limit)
+    tok = tokenize(settings.text, settings.tokenizer, limit)
     if not tok.tokens:
         st.info(t("msg.no_tokens"))
         st.stop()
@@ -46,12 +49,44 @@ def plot(fig, key: str) -> None:
 def head_stats_table(stats: HeadStats, kinds: list[str], key: str) -> None:
     """One row per head: the statistics and what the head looks like, every row visible."""
     table = pd.DataFrame(
-        {t(f"home.col.{name}"): values for name, values in stats.as_dict().items()},
-        index=pd.Index([t("home.head_title", h=h) for h in range(stats.n_heads)]),
+        {t(f"stats.col.{name}"): values for name, values in stats.as_dict().items()},
+        index=pd.Index([t("stats.head_title", h=h) for h in range(stats.n_heads)]),
     )
-    table[t("home.col.kind")] = [t(f"home.kind.{k}") for k in kinds]
+    table[t("stats.col.kind")] = [t(f"stats.kind.{k}") for k in kinds]
     st.dataframe(
         table.style.format(precision=4, na_rep="–"),
         height=36 * (len(table) + 1) + 2,
         key=key,
     )
+
+
+def _csv_bytes(tokens: tuple[str, ...], config: AttentionConfig) -> bytes:
+    weights = sentence_attention(tokens, config).attention.weights[0]
+    return weights_csv(weights, list(tokens)).encode("utf-8")
+
+
+def _json_bytes(tokens: tuple[str, ...], config: AttentionConfig) -> bytes:
+    return trace_json(sentence_attention(tokens, config)).encode("utf-8")
+
+
+def download_buttons(tokens: tuple[str, ...], config: AttentionConfig, key: str) -> None:
+    """CSV of every weight (long form) and JSON of the whole trace; built only when clicked,
+    and clicking does not rerun the page."""
+    d1, d2 = st.columns(2)
+    d1.download_button(
+        t("attention.download_csv"),
+        data=partial(_csv_bytes, tokens, config),
+        file_name="attention_weights.csv",
+        mime="text/csv",
+        on_click="ignore",
+        key=f"{key}.download_csv",
+    )
+    d2.download_button(
+        t("attention.download_json"),
+        data=partial(_json_bytes, tokens, config),
+        file_name="attention_trace.json",
+        mime="application/json",
+        on_click="ignore",
+        key=f"{key}.download_json",
+    )
+    st.caption(t("attention.download_help"))

@@ -2,10 +2,11 @@
 
 import streamlit as st
 
-from mha_core.scaling import D_K_GRID, DISTRIBUTIONS, temperature_grid
-from ui import cache_lab, state, widgets
+from mha_core.scaling import D_K_GRID, DISTRIBUTIONS, equivalent_temperature, temperature_grid
+from ui import widgets
+from ui.compute import scaling as compute
 from ui.i18n import t
-from ui.sidebar import url_notice
+from ui.page import keep_valid, open_page, set_defaults
 from viz import attention_heatmap
 from viz import scaling as sviz
 
@@ -22,12 +23,8 @@ DEFAULTS = {
 }
 
 ss = st.session_state
-for name, value in DEFAULTS.items():
-    ss.setdefault(name, value)
-settings = state.current()
-
-st.title(t("scaling.title"))
-url_notice()
+set_defaults(DEFAULTS)
+settings = open_page("scaling")
 st.markdown(t("scaling.intro"))
 st.latex(
     r"\mathrm{Var}(q\cdot k) = \sum_{i=1}^{d_k} \mathrm{Var}(q_i k_i) = d_k"
@@ -55,7 +52,7 @@ st.caption(t("scaling.seed_note", seed=seed))
 
 # --- 1. the spread of q . k ---------------------------------------------------------------------
 st.subheader(t("scaling.std_title"))
-stats = cache_lab.dot_product_stats(n_samples, seed, dist)
+stats = compute.dot_product_stats(n_samples, seed, dist)
 fig = sviz.std_figure(
     stats.d_k,
     stats.std,
@@ -126,7 +123,7 @@ st.latex(
 )
 st.slider(t("scaling.n_keys"), 2, 64, key="scaling.n_keys", help=t("scaling.n_keys_help"))
 n_keys = int(ss["scaling.n_keys"])
-curves = cache_lab.saturation_curves(n_keys, n_samples, seed, dist)
+curves = compute.saturation_curves(n_keys, n_samples, seed, dist)
 uniform = curves.uniform
 fig = sviz.saturation_figure(
     curves.d_k,
@@ -164,8 +161,7 @@ tokens = widgets.sentence_tokens(settings)
 d_k = settings.d_k
 if settings.scoring != "dot":
     st.info(t("scaling.additive_note"))
-if ss["scaling.head"] >= settings.n_heads:
-    ss["scaling.head"] = 0
+keep_valid("scaling.head", list(range(settings.n_heads)), fallback=0)
 
 c1, c2, c3 = st.columns([1, 1, 2], vertical_alignment="bottom")
 head = c1.selectbox(
@@ -182,10 +178,10 @@ c3.select_slider(
     format_func=lambda v: f"{v:g}",
     disabled=use_sqrt,
 )
-tau = cache_lab.sqrt_d_k(d_k) if use_sqrt else float(ss["scaling.tau"])
-result = cache_lab.sentence_scaling(tuple(tokens), settings.config(), tau)
+tau = equivalent_temperature(d_k) if use_sqrt else float(ss["scaling.tau"])
+result = compute.sentence_scaling(tuple(tokens), settings.config(), tau)
 
-st.markdown(t("scaling.pair_intro", d_k=d_k, sqrt=cache_lab.sqrt_d_k(d_k)))
+st.markdown(t("scaling.pair_intro", d_k=d_k, sqrt=equivalent_temperature(d_k)))
 fig = sviz.heatmap_pair(
     result.scaled[head],
     result.unscaled[head],
@@ -232,7 +228,7 @@ st.markdown(
     t(
         "scaling.temp_result",
         tau=tau,
-        sqrt=cache_lab.sqrt_d_k(d_k),
+        sqrt=equivalent_temperature(d_k),
         d_k=d_k,
         diff=result.tempered_vs_scaled,
         mw=s_t.max_weight,
@@ -241,7 +237,7 @@ st.markdown(
 )
 marks = [
     (1.0, s_u.entropy, s_u.max_weight, t("scaling.mark_unscaled")),
-    (cache_lab.sqrt_d_k(d_k), s_s.entropy, s_s.max_weight, t("scaling.mark_scaled", d_k=d_k)),
+    (equivalent_temperature(d_k), s_s.entropy, s_s.max_weight, t("scaling.mark_scaled", d_k=d_k)),
     (tau, s_t.entropy, s_t.max_weight, t("scaling.mark_current", tau=tau)),
 ]
 fig = sviz.temperature_figure(

@@ -4,10 +4,14 @@ changes, so with the model's own head count the layer is unchanged."""
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
+import numpy as np
 import torch
 
 from ..attention import AttentionTrace, MultiHeadAttention
 from ..config import valid_head_counts
+from ..stats import head_stats, hide_tokens
 from .model import PretrainedModel, PretrainedTrace
 
 
@@ -42,3 +46,35 @@ def rehead(
     with torch.inference_mode():
         x = trace.hidden_states[layer][None]  # (1, T, C), the layer's input
         return mha(x)
+
+
+class ReheadSummary(NamedTuple):
+    """A re-headed layer beside the original, as the pretrained page shows it."""
+
+    weights: np.ndarray  # (h, T, T) the re-headed weights (specials hidden if asked)
+    change: float  # ||output_h - output_orig|| / ||output_orig||
+    mean_entropy: float  # mean row entropy of the re-headed heads (nats)
+    mean_entropy_original: float  # the same for the layer's own heads
+
+
+def rehead_summary(
+    model: PretrainedModel,
+    trace: PretrainedTrace,
+    layer: int,
+    n_heads: int,
+    keep: np.ndarray | None = None,
+) -> ReheadSummary:
+    """Re-head layer `layer` into `n_heads` heads and compare it with the original; `keep`
+    (T,) bool hides the other tokens (rows renormalised) from the weights and entropies."""
+    new = rehead(model, trace, layer, n_heads)
+    orig = rehead(model, trace, layer, model.n_heads)
+    out_new, out_orig = new.output[0].double().numpy(), orig.output[0].double().numpy()
+    w_new, w_orig = new.weights[0].numpy(), orig.weights[0].numpy()  # (h, T, T), (nh, T, T)
+    if keep is not None:
+        w_new, w_orig = hide_tokens(w_new, keep), hide_tokens(w_orig, keep)
+    return ReheadSummary(
+        weights=w_new,
+        change=float(np.linalg.norm(out_new - out_orig) / np.linalg.norm(out_orig)),
+        mean_entropy=float(np.nanmean(head_stats(w_new).entropy)),
+        mean_entropy_original=float(np.nanmean(head_stats(w_orig).entropy)),
+    )

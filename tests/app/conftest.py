@@ -3,8 +3,11 @@ an st.navigation entry script (app.py) creates from its element tree after the f
 
 from __future__ import annotations
 
+import base64
+import json
 from pathlib import Path
 
+import numpy as np
 import pytest
 from streamlit.testing.v1 import AppTest
 
@@ -26,3 +29,53 @@ def make_app(page: str | None = None, query: dict | None = None, **state) -> App
 @pytest.fixture
 def app():
     return make_app
+
+
+def shared(**values) -> dict:
+    """Sidebar settings as session-state entries: shared(d_model=96) -> {"shared.d_model": 96}."""
+    return {f"shared.{k}": v for k, v in values.items()}
+
+
+def run_app(page: str | None = None, query: dict | None = None, **state) -> AppTest:
+    """A fresh app run once; the run must not raise."""
+    at = make_app(page, query, **state).run()
+    assert not at.exception, at.exception
+    return at
+
+
+def rerun(at: AppTest) -> AppTest:
+    at.run()
+    assert not at.exception, at.exception
+    return at
+
+
+def figures(at: AppTest) -> list[dict]:
+    """Every Plotly figure of the page, in order, as its JSON spec."""
+    return [json.loads(c.proto.spec) for c in at.get("plotly_chart")]
+
+
+def figures_by_key(at: AppTest) -> dict[str, dict]:
+    """Every Plotly figure of the page by its widget key ("step.fig.x", ...)."""
+    return {c.proto.id.rsplit("-", 1)[-1]: json.loads(c.proto.spec) for c in at.get("plotly_chart")}
+
+
+def plotly_array(v) -> np.ndarray:
+    """A Plotly array from a JSON spec: a plain list, or the typed-array encoding
+    ({"bdata", "dtype", "shape"}); numeric lists become float (None -> nan)."""
+    if isinstance(v, dict) and "bdata" in v:
+        a = np.frombuffer(base64.b64decode(v["bdata"]), dtype=v["dtype"])
+        if "shape" in v:
+            shape = v["shape"]
+            if isinstance(shape, str):  # "7, 64"
+                shape = [int(n) for n in shape.split(",")]
+            a = a.reshape(shape)
+        return a
+    try:
+        return np.asarray(v, dtype=float)
+    except (TypeError, ValueError):
+        return np.asarray(v)
+
+
+def page_text(at: AppTest) -> str:
+    """The page's markdown, captions, infos and warnings as one string."""
+    return "\n".join(e.value for e in [*at.markdown, *at.caption, *at.info, *at.warning])

@@ -320,11 +320,11 @@ def test_invalid_temperature_and_scoring():
 def test_run_attention_pipeline():
     cfg = AttentionConfig(d_model=16, n_heads=4, mask="causal", seed=1)
     res = run_attention(["the", "cat", "saw", "the", "dog"], cfg)
-    w = res.trace.weights[0]
+    w = res.attention.weights[0]
     assert w.shape == (4, 5, 5)
     assert (w[:, torch.triu(torch.ones(5, 5, dtype=torch.bool), 1)] == 0).all()
     again = run_attention(["the", "cat", "saw", "the", "dog"], cfg)
-    assert torch.equal(res.trace.weights, again.trace.weights)
+    assert torch.equal(res.attention.weights, again.attention.weights)
     with pytest.raises(ValueError, match="no tokens"):
         run_attention([], cfg)
 

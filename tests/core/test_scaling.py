@@ -210,11 +210,11 @@ def test_temperature_grid_is_geometric():
 def _traces(tokens, tau, **kw):
     base = AttentionConfig(**kw)
     cfg = {f: getattr(base, f) for f in base.__dataclass_fields__}
-    scaled = run_attention(tokens, AttentionConfig(**{**cfg, "scale": True})).trace
-    unscaled = run_attention(tokens, AttentionConfig(**{**cfg, "scale": False})).trace
+    scaled = run_attention(tokens, AttentionConfig(**{**cfg, "scale": True})).attention
+    unscaled = run_attention(tokens, AttentionConfig(**{**cfg, "scale": False})).attention
     tempered = run_attention(
         tokens, AttentionConfig(**{**cfg, "scale": False, "temperature": tau})
-    ).trace
+    ).attention
     return scaled, unscaled, tempered
 
 
@@ -257,4 +257,4 @@ def test_sentence_scaling_refuses_mismatched_traces():
         sc.sentence_scaling(other, unscaled, tempered, (1.0,))
     add = run_attention(tokens, AttentionConfig(d_model=16, n_heads=2, scoring="additive"))
     with pytest.raises(ValueError, match="dot-product"):
-        sc.sentence_scaling(add.trace, unscaled, tempered, (1.0,))
+        sc.sentence_scaling(add.attention, unscaled, tempered, (1.0,))

@@ -78,7 +78,7 @@ def _softmax(a: np.ndarray) -> np.ndarray:
 @pytest.mark.parametrize("case", CASES)
 def test_pieces_are_the_core_trace(case):
     sentence, layer = _run(*case)
-    tr = sentence.trace
+    tr = sentence.attention
     nh = case[1]
     for h in range(nh):
         s = head_steps(sentence, layer, h, len(SENTENCE) - 1)
@@ -153,7 +153,7 @@ def test_weights_times_values_is_the_head_output(case):
     for h in range(case[1]):
         s = head_steps(sentence, layer, h, 1)
         torch.testing.assert_close(
-            s.weights @ s.v, sentence.trace.head_outputs[0, h], atol=F32, rtol=0
+            s.weights @ s.v, sentence.attention.head_outputs[0, h], atol=F32, rtol=0
         )
         h0, h1 = s.head_columns
         assert torch.equal(s.concat[:, h0:h1], s.head_output)
@@ -164,9 +164,11 @@ def test_concat_of_heads_then_w_o_is_the_output(case):
     sentence, layer = _run(*case)
     heads = [head_steps(sentence, layer, h, 0) for h in range(case[1])]
     concat = torch.cat([s.head_output for s in heads], dim=1)  # (T, C)
-    assert torch.equal(concat, sentence.trace.concat[0])
+    assert torch.equal(concat, sentence.attention.concat[0])
     s = heads[-1]
-    torch.testing.assert_close(concat @ s.w_o + s.b_o, sentence.trace.output[0], atol=F32, rtol=0)
+    torch.testing.assert_close(
+        concat @ s.w_o + s.b_o, sentence.attention.output[0], atol=F32, rtol=0
+    )
     torch.testing.assert_close(concat @ s.w_o + s.b_o, s.output, atol=F32, rtol=0)
 
 

@@ -1,7 +1,7 @@
 """Every user-visible text of the app, in English and 中文, in one place.
 
 Each module of this package holds one page's strings as two dicts, EN and ZH, with keys
-prefixed by the page ("home.title"). `STRINGS` merges them; tests check that every key
+prefixed by the page ("attention.title"). `STRINGS` merges them; tests check that every key
 exists in both languages and that the format placeholders agree.
 """
 

@@ -36,6 +36,21 @@ EN = {
     "msg.params_fallback": "Some settings in the link were not valid and were reset: {names}.",
     "msg.error": "Something went wrong with these settings: {error}",
     "msg.tokens": "Tokens ({n})",
+    # the head-statistics table (shared by the attention and pretrained pages)
+    "stats.head_title": "head {h}",
+    "stats.col.head": "head",
+    "stats.col.entropy": "entropy (nats)",
+    "stats.col.max_weight": "max weight",
+    "stats.col.mean_distance": "mean distance",
+    "stats.col.self_share": "on self",
+    "stats.col.prev_share": "on previous",
+    "stats.col.first_share": "on first",
+    "stats.col.kind": "looks like",
+    "stats.kind.self": "self",
+    "stats.kind.prev": "previous token",
+    "stats.kind.first": "first token",
+    "stats.kind.broad": "broad (near uniform)",
+    "stats.kind.mixed": "mixed",
 }
 
 ZH = {
@@ -73,4 +88,19 @@ ZH = {
     "msg.params_fallback": "链接中的部分设置无效,已重置:{names}。",
     "msg.error": "这些设置出了问题:{error}",
     "msg.tokens": "标记 ({n} 个)",
+    # the head-statistics table (shared by the attention and pretrained pages)
+    "stats.head_title": "头 {h}",
+    "stats.col.head": "头",
+    "stats.col.entropy": "熵 (奈特)",
+    "stats.col.max_weight": "最大权重",
+    "stats.col.mean_distance": "平均距离",
+    "stats.col.self_share": "自身",
+    "stats.col.prev_share": "前一个",
+    "stats.col.first_share": "第一个",
+    "stats.col.kind": "类型",
+    "stats.kind.self": "关注自身",
+    "stats.kind.prev": "关注前一个标记",
+    "stats.kind.first": "关注第一个标记",
+    "stats.kind.broad": "广泛 (接近均匀)",
+    "stats.kind.mixed": "混合",
 }

@@ -1,200 +1,200 @@
 """The Positional encoding page."""
 
 EN = {
-    "pe.title": "Positional encoding",
-    "pe.intro": "Self-attention compares every token with every other token, but nothing in "
+    "positional.title": "Positional encoding",
+    "positional.intro": "Self-attention compares every token with every other token, but nothing in "
     "`softmax(QKᵀ/√d_k)V` says which token came first: without extra information the model "
     "would read *I want to live in Europe* and *Europe in live to want I* as the same bag of "
     "words. The Transformer adds a **positional encoding** to each word embedding: a vector "
     "of sines and cosines that depends only on the position.",
-    "pe.symbols": "- **pos**: the position of the token in the sentence (0, 1, 2, …)\n"
+    "positional.symbols": "- **pos**: the position of the token in the sentence (0, 1, 2, …)\n"
     "- **i**: the index of a sine/cosine pair; dimension 2i holds the sine, 2i+1 the cosine\n"
     "- **d_model**: the size of the embedding; the encoding has the same size, so it can be "
     "added to it\n"
     "- **10000**: the base that spreads the wavelengths from 2π (fast) to 2π·10000 (slow); "
     "the frequency of pair i is ω_i = 1/10000^(2i/d_model)",
-    "pe.d_model": "d_model (dimensions)",
-    "pe.d_model_help": "Even values only, so that every sine has its cosine partner.",
-    "pe.n_positions": "Number of positions",
-    "pe.range": "Every value of this {n} × {d} table lies in [-1, 1]: the smallest is "
+    "positional.d_model": "d_model (dimensions)",
+    "positional.d_model_help": "Even values only, so that every sine has its cosine partner.",
+    "positional.n_positions": "Number of positions",
+    "positional.range": "Every value of this {n} × {d} table lies in [-1, 1]: the smallest is "
     "{lo:.6f}, the largest {hi:.6f}. Sine and cosine are bounded, so the encoding never "
     "swamps the word embedding, however long the sentence.",
-    "pe.curves": "Sine and cosine against position",
-    "pe.dims": "Dimensions to plot",
-    "pe.dims_help": "Up to {n} dimensions. Low dimensions oscillate fast, high ones slowly.",
-    "pe.dim_option": "dim {d} · {fn} · λ = {wl:.4g}",
-    "pe.position": "position",
-    "pe.value": "value",
-    "pe.curves_caption": "Dimension {fast} repeats every {wl_fast:.4g} positions, dimension "
+    "positional.curves": "Sine and cosine against position",
+    "positional.dims": "Dimensions to plot",
+    "positional.dims_help": "Up to {n} dimensions. Low dimensions oscillate fast, high ones slowly.",
+    "positional.dim_option": "dim {d} · {fn} · λ = {wl:.4g}",
+    "positional.position": "position",
+    "positional.value": "value",
+    "positional.curves_caption": "Dimension {fast} repeats every {wl_fast:.4g} positions, dimension "
     "{slow} every {wl_slow:.4g}: like the hands of a clock, fast dimensions tell nearby "
     "positions apart and slow ones tell far-apart positions apart.",
-    "pe.no_dims": "Choose at least one dimension to plot.",
-    "pe.heatmap": "The whole table: positions × dimensions",
-    "pe.heatmap_caption": "Row = one position's encoding vector (what is added to that "
+    "positional.no_dims": "Choose at least one dimension to plot.",
+    "positional.heatmap": "The whole table: positions × dimensions",
+    "positional.heatmap_caption": "Row = one position's encoding vector (what is added to that "
     "token's embedding); column = one dimension across positions. Red is +1, blue is -1; "
     "hover for the exact value.",
-    "pe.dimension": "dimension",
-    "pe.wavelengths": "Wavelength of each dimension pair",
-    "pe.wavelength": "wavelength λ_i",
-    "pe.pair": "pair i (dimensions 2i, 2i+1)",
-    "pe.wavelength_axis": "wavelength (positions, log scale)",
-    "pe.positions_shown": "positions shown",
-    "pe.wavelength_caption": "The wavelengths grow geometrically, from λ_0 = {shortest:.4f} "
+    "positional.dimension": "dimension",
+    "positional.wavelengths": "Wavelength of each dimension pair",
+    "positional.wavelength": "wavelength λ_i",
+    "positional.pair": "pair i (dimensions 2i, 2i+1)",
+    "positional.wavelength_axis": "wavelength (positions, log scale)",
+    "positional.positions_shown": "positions shown",
+    "positional.wavelength_caption": "The wavelengths grow geometrically, from λ_0 = {shortest:.4f} "
     "to λ_{last} = {longest:.6g} positions. {n_long} of the {n_pairs} pairs have a "
     "wavelength longer than the {n} positions shown: they do not complete one cycle here, so "
     "together the pairs give every position a distinct vector.",
-    "pe.similarity": "PE·PEᵀ: reading relative positions",
-    "pe.similarity_intro": "The dot product of two encodings is a sum over the pairs, and "
+    "positional.similarity": "PE·PEᵀ: reading relative positions",
+    "positional.similarity_intro": "The dot product of two encodings is a sum over the pairs, and "
     "each pair's sine and cosine combine into the cosine of the difference. So the "
     "similarity of positions p and q depends only on the offset p − q, never on where the "
     "two positions are: a query can learn to look k tokens back from anywhere in the "
     "sentence.",
-    "pe.position_p": "position p",
-    "pe.position_q": "position q",
-    "pe.anchor": "Compare with the profile of position",
-    "pe.anchor_help": "The similarity of this position to every other one, plotted against "
+    "positional.position_p": "position p",
+    "positional.position_q": "position q",
+    "positional.anchor": "Compare with the profile of position",
+    "positional.anchor_help": "The similarity of this position to every other one, plotted against "
     "the offset, lies on top of position 0's profile.",
-    "pe.profile": "PE({p})·PE({p}+k)",
-    "pe.closed_form": "Σ cos(k·ω_i) (closed form)",
-    "pe.offset": "offset k = q − p",
-    "pe.similarity_check": "Checked on this table: any two entries with the same offset "
+    "positional.profile": "PE({p})·PE({p}+k)",
+    "positional.closed_form": "Σ cos(k·ω_i) (closed form)",
+    "positional.offset": "offset k = q − p",
+    "positional.similarity_check": "Checked on this table: any two entries with the same offset "
     "differ by at most {spread:.2e}, and PE·PEᵀ differs from the closed form "
     "Σ cos((p−q)·ω_i) by at most {dev:.2e} (float32 rounding of the table). On the "
     "diagonal (offset 0) every position has PE(p)·PE(p) = {peak:.4f}, that is d_model/2 "
     "with d_model = {d}.",
-    "pe.layouts": "Interleaved or concatenated?",
-    "pe.layouts_intro": "The paper's formula interleaves: sine at even dimensions, cosine at "
+    "positional.layouts": "Interleaved or concatenated?",
+    "positional.layouts_intro": "The paper's formula interleaves: sine at even dimensions, cosine at "
     "odd ones. Many codebases concatenate instead: all the sines, then all the cosines. The "
     "two tables hold exactly the same numbers; only the order of the dimensions differs.",
-    "pe.interleaved": "interleaved (sin at 2i, cos at 2i+1)",
-    "pe.concatenated": "concatenated (all sin, then all cos)",
-    "pe.layouts_perm": "They differ by one fixed permutation of the {d} dimensions: "
+    "positional.interleaved": "interleaved (sin at 2i, cos at 2i+1)",
+    "positional.concatenated": "concatenated (all sin, then all cos)",
+    "positional.layouts_perm": "They differ by one fixed permutation of the {d} dimensions: "
     "interleaved = concatenated[:, perm] with perm = [{perm}]. Largest difference after "
     "reordering: {diff:.1e}. Because the embeddings and the weights after them are learned, "
     "a model trained with either layout can learn the same function: the permutation is "
     "absorbed into what it learns.",
-    "pe.shuffle": "On your sentence: shuffle the words",
-    "pe.shuffle_intro": "Take the sentence from the sidebar and shuffle its tokens. Without "
+    "positional.shuffle": "On your sentence: shuffle the words",
+    "positional.shuffle_intro": "Take the sentence from the sidebar and shuffle its tokens. Without "
     "positional encoding each token's vector is the same wherever it stands, so attention "
     "only moves rows and columns: A′ = P A Pᵀ, where P is the permutation matrix. With "
     "positional encoding the same word gets a different vector at its new position, and the "
     "pattern itself changes. The same layer (sidebar settings) is used for both.",
-    "pe.shuffle_need_two": "Shuffling needs at least two tokens: type a longer sentence in the "
+    "positional.shuffle_need_two": "Shuffling needs at least two tokens: type a longer sentence in the "
     "sidebar.",
-    "pe.shuffle_causal": "This section uses no mask: a causal mask is tied to positions, so "
+    "positional.shuffle_causal": "This section uses no mask: a causal mask is tied to positions, so "
     "it would break the permutation property even without positional encoding.",
-    "pe.shuffle_seed": "Shuffle seed",
-    "pe.reshuffle": "Shuffle again",
-    "pe.head": "Head",
-    "pe.head_option": "head {h}",
-    "pe.perm": "Permutation: shuffled position i holds the token from original position "
+    "positional.shuffle_seed": "Shuffle seed",
+    "positional.reshuffle": "Shuffle again",
+    "positional.head": "Head",
+    "positional.head_option": "head {h}",
+    "positional.perm": "Permutation: shuffled position i holds the token from original position "
     "perm[i], perm = [{perm}].",
-    "pe.perm_row": "{i} ← {j}: {tok}",
-    "pe.original_position": "original position (token)",
-    "pe.shuffled_position": "shuffled position (token)",
-    "pe.panel_a": "A: original order",
-    "pe.panel_shuffled": "A′: shuffled sentence",
-    "pe.panel_pap": "P A Pᵀ: A with rows and columns moved",
-    "pe.without_pe": "Without positional encoding",
-    "pe.with_pe": "With positional encoding",
-    "pe.weight": "weight",
-    "pe.key": "key",
-    "pe.query": "query",
-    "pe.verdict_same": "Only permuted: the largest difference between A′ and P A Pᵀ over "
+    "positional.perm_row": "{i} ← {j}: {tok}",
+    "positional.original_position": "original position (token)",
+    "positional.shuffled_position": "shuffled position (token)",
+    "positional.panel_a": "A: original order",
+    "positional.panel_shuffled": "A′: shuffled sentence",
+    "positional.panel_pap": "P A Pᵀ: A with rows and columns moved",
+    "positional.without_pe": "Without positional encoding",
+    "positional.with_pe": "With positional encoding",
+    "positional.weight": "weight",
+    "positional.key": "key",
+    "positional.query": "query",
+    "positional.verdict_same": "Only permuted: the largest difference between A′ and P A Pᵀ over "
     "all {heads} heads is {diff:.2e} (below {tol:.0e}: float rounding). The middle and "
     "right heatmaps are the same matrix.",
-    "pe.verdict_changed": "The pattern changed: A′ differs from P A Pᵀ by up to {diff:.4f} "
+    "positional.verdict_changed": "The pattern changed: A′ differs from P A Pᵀ by up to {diff:.4f} "
     "(over all {heads} heads, far above the {tol:.0e} of float rounding). Position now "
     "matters to attention.",
 }
 
 ZH = {
-    "pe.title": "位置编码",
-    "pe.intro": "自注意力把每个标记与所有其他标记比较,但 `softmax(QKᵀ/√d_k)V` 中没有任何东西"
+    "positional.title": "位置编码",
+    "positional.intro": "自注意力把每个标记与所有其他标记比较,但 `softmax(QKᵀ/√d_k)V` 中没有任何东西"
     "说明哪个标记在前:没有额外信息时,模型会把 *I want to live in Europe* 和 "
     "*Europe in live to want I* 当作同一袋词。Transformer 给每个词向量加上**位置编码**:"
     "一个只取决于位置的正弦、余弦向量。",
-    "pe.symbols": "- **pos**:标记在句子中的位置 (0, 1, 2, …)\n"
+    "positional.symbols": "- **pos**:标记在句子中的位置 (0, 1, 2, …)\n"
     "- **i**:正弦/余弦对的序号;第 2i 维是正弦,第 2i+1 维是余弦\n"
     "- **d_model**:词向量的维度;位置编码维度相同,所以可以直接相加\n"
     "- **10000**:底数,把波长从 2π (快) 铺开到 2π·10000 (慢);第 i 对的频率是 "
     "ω_i = 1/10000^(2i/d_model)",
-    "pe.d_model": "d_model (维度)",
-    "pe.d_model_help": "只能取偶数,这样每个正弦都有对应的余弦。",
-    "pe.n_positions": "位置个数",
-    "pe.range": "这张 {n} × {d} 的表中每个值都在 [-1, 1] 之内:最小值 {lo:.6f},"
+    "positional.d_model": "d_model (维度)",
+    "positional.d_model_help": "只能取偶数,这样每个正弦都有对应的余弦。",
+    "positional.n_positions": "位置个数",
+    "positional.range": "这张 {n} × {d} 的表中每个值都在 [-1, 1] 之内:最小值 {lo:.6f},"
     "最大值 {hi:.6f}。正弦和余弦有界,所以无论句子多长,位置编码都不会淹没词向量。",
-    "pe.curves": "正弦、余弦随位置的变化",
-    "pe.dims": "要绘制的维度",
-    "pe.dims_help": "最多 {n} 个维度。低维振荡快,高维振荡慢。",
-    "pe.dim_option": "第 {d} 维 · {fn} · λ = {wl:.4g}",
-    "pe.position": "位置",
-    "pe.value": "值",
-    "pe.curves_caption": "第 {fast} 维每 {wl_fast:.4g} 个位置重复一次,第 {slow} 维每 "
+    "positional.curves": "正弦、余弦随位置的变化",
+    "positional.dims": "要绘制的维度",
+    "positional.dims_help": "最多 {n} 个维度。低维振荡快,高维振荡慢。",
+    "positional.dim_option": "第 {d} 维 · {fn} · λ = {wl:.4g}",
+    "positional.position": "位置",
+    "positional.value": "值",
+    "positional.curves_caption": "第 {fast} 维每 {wl_fast:.4g} 个位置重复一次,第 {slow} 维每 "
     "{wl_slow:.4g} 个位置重复一次:就像钟表的指针,快的维度区分相邻位置,慢的维度区分相距很远"
     "的位置。",
-    "pe.no_dims": "请至少选择一个维度。",
-    "pe.heatmap": "整张表:位置 × 维度",
-    "pe.heatmap_caption": "每一行是一个位置的编码向量 (加到该标记的词向量上);每一列是一个维度"
+    "positional.no_dims": "请至少选择一个维度。",
+    "positional.heatmap": "整张表:位置 × 维度",
+    "positional.heatmap_caption": "每一行是一个位置的编码向量 (加到该标记的词向量上);每一列是一个维度"
     "在各位置上的值。红色为 +1,蓝色为 -1;悬停可查看精确值。",
-    "pe.dimension": "维度",
-    "pe.wavelengths": "每个维度对的波长",
-    "pe.wavelength": "波长 λ_i",
-    "pe.pair": "第 i 对 (第 2i、2i+1 维)",
-    "pe.wavelength_axis": "波长 (位置数,对数刻度)",
-    "pe.positions_shown": "显示的位置数",
-    "pe.wavelength_caption": "波长按几何级数增长,从 λ_0 = {shortest:.4f} 到 "
+    "positional.dimension": "维度",
+    "positional.wavelengths": "每个维度对的波长",
+    "positional.wavelength": "波长 λ_i",
+    "positional.pair": "第 i 对 (第 2i、2i+1 维)",
+    "positional.wavelength_axis": "波长 (位置数,对数刻度)",
+    "positional.positions_shown": "显示的位置数",
+    "positional.wavelength_caption": "波长按几何级数增长,从 λ_0 = {shortest:.4f} 到 "
     "λ_{last} = {longest:.6g} 个位置。{n_pairs} 对中有 {n_long} 对的波长超过所显示的 {n} 个"
     "位置:它们在这里连一个周期都走不完,因此所有维度对合在一起,给每个位置一个不同的向量。",
-    "pe.similarity": "PE·PEᵀ:读出相对位置",
-    "pe.similarity_intro": "两个位置编码的点积是各维度对之和,而每一对的正弦与余弦合起来正好"
+    "positional.similarity": "PE·PEᵀ:读出相对位置",
+    "positional.similarity_intro": "两个位置编码的点积是各维度对之和,而每一对的正弦与余弦合起来正好"
     "是位置差的余弦。所以位置 p 和 q 的相似度只取决于偏移 p − q,与两个位置在哪里无关:"
     "查询可以学会从句子的任何地方“往回看 k 个标记”。",
-    "pe.position_p": "位置 p",
-    "pe.position_q": "位置 q",
-    "pe.anchor": "与该位置的曲线比较",
-    "pe.anchor_help": "该位置与其他所有位置的相似度,按偏移绘制,与位置 0 的曲线完全重合。",
-    "pe.profile": "PE({p})·PE({p}+k)",
-    "pe.closed_form": "Σ cos(k·ω_i) (解析式)",
-    "pe.offset": "偏移 k = q − p",
-    "pe.similarity_check": "在这张表上验证:偏移相同的任意两个元素最多相差 {spread:.2e},"
+    "positional.position_p": "位置 p",
+    "positional.position_q": "位置 q",
+    "positional.anchor": "与该位置的曲线比较",
+    "positional.anchor_help": "该位置与其他所有位置的相似度,按偏移绘制,与位置 0 的曲线完全重合。",
+    "positional.profile": "PE({p})·PE({p}+k)",
+    "positional.closed_form": "Σ cos(k·ω_i) (解析式)",
+    "positional.offset": "偏移 k = q − p",
+    "positional.similarity_check": "在这张表上验证:偏移相同的任意两个元素最多相差 {spread:.2e},"
     "PE·PEᵀ 与解析式 Σ cos((p−q)·ω_i) 最多相差 {dev:.2e} (表中 float32 的舍入误差)。"
     "对角线上 (偏移为 0) 每个位置都有 PE(p)·PE(p) = {peak:.4f},即 d_model/2,"
     "其中 d_model = {d}。",
-    "pe.layouts": "交错排列还是拼接排列?",
-    "pe.layouts_intro": "论文的公式是交错的:偶数维是正弦,奇数维是余弦。许多代码改为拼接:"
+    "positional.layouts": "交错排列还是拼接排列?",
+    "positional.layouts_intro": "论文的公式是交错的:偶数维是正弦,奇数维是余弦。许多代码改为拼接:"
     "先放全部正弦,再放全部余弦。两张表中的数完全相同,只是维度的顺序不同。",
-    "pe.interleaved": "交错 (第 2i 维 sin,第 2i+1 维 cos)",
-    "pe.concatenated": "拼接 (先全部 sin,再全部 cos)",
-    "pe.layouts_perm": "两者相差 {d} 个维度的一个固定置换:interleaved = "
+    "positional.interleaved": "交错 (第 2i 维 sin,第 2i+1 维 cos)",
+    "positional.concatenated": "拼接 (先全部 sin,再全部 cos)",
+    "positional.layouts_perm": "两者相差 {d} 个维度的一个固定置换:interleaved = "
     "concatenated[:, perm],其中 perm = [{perm}]。重新排序后的最大差值:{diff:.1e}。"
     "由于词向量和后面各层的权重都是学习得到的,用任一种排列训练的模型都能学到同样的函数:"
     "这个置换被吸收进学到的参数里。",
-    "pe.shuffle": "在你的句子上:打乱词序",
-    "pe.shuffle_intro": "取侧边栏中的句子,打乱它的标记。没有位置编码时,每个标记的向量"
+    "positional.shuffle": "在你的句子上:打乱词序",
+    "positional.shuffle_intro": "取侧边栏中的句子,打乱它的标记。没有位置编码时,每个标记的向量"
     "不论放在哪里都一样,所以注意力只是移动行和列:A′ = P A Pᵀ,其中 P 是置换矩阵。"
     "有位置编码时,同一个词在新位置上得到不同的向量,注意力图案本身就变了。两种情况使用同一"
     "层 (侧边栏的设置)。",
-    "pe.shuffle_need_two": "打乱词序至少需要两个标记:请在侧边栏输入更长的句子。",
-    "pe.shuffle_causal": "本节不使用掩码:因果掩码与位置绑定,即使没有位置编码也会破坏置换性质。",
-    "pe.shuffle_seed": "打乱的随机种子",
-    "pe.reshuffle": "再打乱一次",
-    "pe.head": "头",
-    "pe.head_option": "头 {h}",
-    "pe.perm": "置换:打乱后第 i 个位置放的是原来第 perm[i] 个位置的标记,perm = [{perm}]。",
-    "pe.perm_row": "{i} ← {j}:{tok}",
-    "pe.original_position": "原位置 (标记)",
-    "pe.shuffled_position": "打乱后的位置 (标记)",
-    "pe.panel_a": "A:原始顺序",
-    "pe.panel_shuffled": "A′:打乱后的句子",
-    "pe.panel_pap": "P A Pᵀ:移动了行和列的 A",
-    "pe.without_pe": "没有位置编码",
-    "pe.with_pe": "加入位置编码",
-    "pe.weight": "权重",
-    "pe.key": "键",
-    "pe.query": "查询",
-    "pe.verdict_same": "只是置换:在全部 {heads} 个头上,A′ 与 P A Pᵀ 的最大差值为 "
+    "positional.shuffle_need_two": "打乱词序至少需要两个标记:请在侧边栏输入更长的句子。",
+    "positional.shuffle_causal": "本节不使用掩码:因果掩码与位置绑定,即使没有位置编码也会破坏置换性质。",
+    "positional.shuffle_seed": "打乱的随机种子",
+    "positional.reshuffle": "再打乱一次",
+    "positional.head": "头",
+    "positional.head_option": "头 {h}",
+    "positional.perm": "置换:打乱后第 i 个位置放的是原来第 perm[i] 个位置的标记,perm = [{perm}]。",
+    "positional.perm_row": "{i} ← {j}:{tok}",
+    "positional.original_position": "原位置 (标记)",
+    "positional.shuffled_position": "打乱后的位置 (标记)",
+    "positional.panel_a": "A:原始顺序",
+    "positional.panel_shuffled": "A′:打乱后的句子",
+    "positional.panel_pap": "P A Pᵀ:移动了行和列的 A",
+    "positional.without_pe": "没有位置编码",
+    "positional.with_pe": "加入位置编码",
+    "positional.weight": "权重",
+    "positional.key": "键",
+    "positional.query": "查询",
+    "positional.verdict_same": "只是置换:在全部 {heads} 个头上,A′ 与 P A Pᵀ 的最大差值为 "
     "{diff:.2e} (低于 {tol:.0e}:浮点舍入)。中间和右边的热力图是同一个矩阵。",
-    "pe.verdict_changed": "图案变了:A′ 与 P A Pᵀ 最多相差 {diff:.4f} (全部 {heads} 个头,"
+    "positional.verdict_changed": "图案变了:A′ 与 P A Pᵀ 最多相差 {diff:.4f} (全部 {heads} 个头,"
     "远高于浮点舍入的 {tol:.0e})。位置现在影响注意力。",
 }

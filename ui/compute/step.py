@@ -1,4 +1,4 @@
-"""Cached step-by-step pieces of one head (bounded: a few MB each at d_model = 512)."""
+"""One head's arithmetic, piece by piece (bounded: a few MB each at d_model = 512)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import streamlit as st
 from mha_core import AttentionConfig
 from mha_core.steps import HeadSteps
 from mha_core.steps import head_steps as _head_steps
-from ui import cache
+from ui.compute.attention import attention_layer, sentence_attention
 
 
 @st.cache_data(max_entries=16, show_spinner=False)
@@ -15,5 +15,4 @@ def head_steps(
     tokens: tuple[str, ...], config: AttentionConfig, head: int, query: int
 ) -> HeadSteps:
     """Every piece of head `head` on the sentence, following query token `query`."""
-    sentence = cache.sentence_trace(tokens, config)
-    return _head_steps(sentence, cache.attention_layer(config), head, query)
+    return _head_steps(sentence_attention(tokens, config), attention_layer(config), head, query)

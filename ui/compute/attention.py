@@ -1,14 +1,15 @@
-"""Cached calls into the core. Models: cache_resource. Results: cache_data, bounded."""
+"""The attention of the sidebar's sentence: tokens, the seeded layer, its trace, statistics."""
 
 from __future__ import annotations
 
+import numpy as np
 import streamlit as st
 
 from mha_core import (
     MAX_TOKENS,
     AttentionConfig,
     MultiHeadAttention,
-    SentenceTrace,
+    SentenceAttention,
     TokenizedText,
     build_attention,
     load_wordpiece,
@@ -16,6 +17,7 @@ from mha_core import (
     word_tokenize,
     wordpiece_tokenize,
 )
+from mha_core.stats import HeadStats, head_kinds, head_similarity, head_stats
 
 
 @st.cache_resource(max_entries=32, show_spinner=False)
@@ -43,6 +45,16 @@ def tokenize(text: str, tokenizer: str, limit: int = MAX_TOKENS) -> TokenizedTex
 
 
 @st.cache_data(max_entries=128, show_spinner=False)
-def sentence_trace(tokens: tuple[str, ...], config: AttentionConfig) -> SentenceTrace:
+def sentence_attention(tokens: tuple[str, ...], config: AttentionConfig) -> SentenceAttention:
     """The attention of one sentence under one configuration."""
     return run_attention(list(tokens), config, attention_layer(config))
+
+
+@st.cache_data(max_entries=64, show_spinner=False)
+def head_statistics(
+    tokens: tuple[str, ...], config: AttentionConfig
+) -> tuple[HeadStats, list[str], np.ndarray]:
+    """Per-head statistics, what each head looks like, and the head-similarity matrix."""
+    w = sentence_attention(tokens, config).attention.weights[0]
+    s = head_stats(w)
+    return s, head_kinds(s, len(tokens)), head_similarity(w)

@@ -119,7 +119,7 @@ def test_scaling_page_renders_and_answers_its_controls(lab_url, page, tmp_path):
 
 
 def test_positional_page_renders_and_answers_its_controls(lab_url, page, tmp_path):
-    _open(page, f"{lab_url}/positional_encoding", PE_TRACES)
+    _open(page, f"{lab_url}/positional", PE_TRACES)
     assert page.get_by_role("heading", name="Positional encoding").count() >= 1
     assert page.locator(".katex").count() >= 3  # the formulas
     assert page.evaluate(f"() => ({TABLE_ROWS_JS})()") == 64
@@ -136,7 +136,7 @@ def test_positional_page_renders_and_answers_its_controls(lab_url, page, tmp_pat
 
 def test_lab_pages_show_markup_tokens_literally(lab_url, page, tmp_path):
     text = '<b>x</b> <img src=x onerror=alert(1)> <a href="https://example.com">y</a> z'
-    _open(page, f"{lab_url}/positional_encoding?text=" + urllib.parse.quote(text), PE_TRACES)
+    _open(page, f"{lab_url}/positional?text=" + urllib.parse.quote(text), PE_TRACES)
     assert page.get_by_role("textbox", name="Sentence").input_value() == text
     assert page.locator('img[src="x"]').count() == 0
     assert page.locator('a[href="https://example.com"]').count() == 0

@@ -79,7 +79,7 @@ def test_type_sentence_move_heads_and_read_labels(app_url, page, tmp_path):
     assert _heatmap_count(page) == 1
     text = page.get_by_text("d_k = d_model / h = 64 / 1 =").first.inner_text()
     assert "64" in text
-    page.screenshot(path=str(tmp_path / "home.png"), full_page=True)
+    page.screenshot(path=str(tmp_path / "attention.png"), full_page=True)
 
 
 def test_d_model_slider_keeps_heads_valid(app_url, page):
@@ -212,7 +212,7 @@ def test_language_switch_keeps_the_sentence(app_url, page):
 
 
 def test_a_chinese_link_opens_in_chinese_navigation_included(app_url, page):
-    page.goto(app_url + "/step_by_step?lang=zh")
+    page.goto(app_url + "/step?lang=zh")
     wait_for_app(page)
     page.get_by_role("link", name="逐步计算").wait_for(timeout=60_000)
     assert page.get_by_role("link", name="预训练注意力头").count() == 1

@@ -7,7 +7,6 @@ Figures are compared with numbers computed here from the core, not from the page
 
 from __future__ import annotations
 
-import base64
 import json
 import math
 
@@ -15,10 +14,10 @@ import numpy as np
 import pytest
 
 from mha_core import AttentionConfig, build_attention, run_attention, word_tokenize
-from tests.app.conftest import make_app
+from tests.app.conftest import figures_by_key, make_app, plotly_array
 from ui.strings import STRINGS
 
-PAGE = "views/step_by_step.py"
+PAGE = "views/step.py"
 DEFAULT_TOKENS = ["I", "want", "to", "live", "in", "Europe", "."]
 EN, ZH = STRINGS["en"], STRINGS["zh"]
 
@@ -31,33 +30,11 @@ def _run(**state):
     return at
 
 
-def _figs(at) -> dict[str, dict]:
-    """Every figure of the page by its widget key ("step.fig.x", ...)."""
-    out = {}
-    for c in at.get("plotly_chart"):
-        key = c.proto.id.rsplit("-", 1)[-1]
-        out[key] = json.loads(c.proto.spec)
-    return out
-
-
-def _arr(v) -> np.ndarray:
-    """A Plotly array from the JSON spec (plain list or typed-array encoding)."""
-    if isinstance(v, dict) and "bdata" in v:
-        a = np.frombuffer(base64.b64decode(v["bdata"]), dtype=v["dtype"])
-        if "shape" in v:
-            shape = v["shape"]
-            if isinstance(shape, str):  # "7, 64"
-                shape = [int(n) for n in shape.split(",")]
-            a = a.reshape(shape)
-        return a
-    return np.asarray(v, dtype=float)
-
-
 def _z(fig) -> np.ndarray:
     hm = fig["data"][0]
-    z = _arr(hm["z"])
+    z = plotly_array(hm["z"])
     if z.ndim == 1:  # typed arrays without a shape: rebuild it from the axes
-        z = z.reshape(len(_arr(hm["y"])), len(_arr(hm["x"])))
+        z = z.reshape(len(plotly_array(hm["y"])), len(plotly_array(hm["x"])))
     return z.astype(np.float64)
 
 
@@ -95,7 +72,7 @@ def test_default_page_shows_the_five_steps_with_real_numbers():
         EN["step.s5.title"],
     ]
     assert [s.value for s in at.main.subheader] == [EN["step.mask.title"], EN["step.naive.title"]]
-    figs = _figs(at)
+    figs = figures_by_key(at)
     expected = {
         "step.fig.x",
         "step.fig.e",
@@ -123,9 +100,9 @@ def test_default_page_shows_the_five_steps_with_real_numbers():
     np.testing.assert_allclose(_z(figs["step.fig.x"]), sent.x.numpy(), atol=1e-6)
     wq = layer.projection_weights()[0].detach().numpy()[:, 0:16]
     np.testing.assert_allclose(_z(figs["step.fig.q_weight"]), wq, atol=1e-7)
-    w = sent.trace.weights[0, 0].numpy()
+    w = sent.attention.weights[0, 0].numpy()
     np.testing.assert_allclose(_z(figs["step.fig.weights"]), w, atol=1e-7)
-    np.testing.assert_allclose(_z(figs["step.fig.output"]), sent.trace.output[0], atol=1e-6)
+    np.testing.assert_allclose(_z(figs["step.fig.output"]), sent.attention.output[0], atol=1e-6)
     # formulas, shapes and the row sum
     latex = " ".join(_latex(at))
     assert r"\sqrt{16}" in latex and r"\text{softmax}" in latex and "W_O" in latex
@@ -137,7 +114,7 @@ def test_default_page_shows_the_five_steps_with_real_numbers():
     frame = at.dataframe[0].value
     assert list(frame.index) == [f"{i}: {t}" for i, t in enumerate(DEFAULT_TOKENS)]
     np.testing.assert_allclose(frame[EN["step.s3.col.weight"]].to_numpy(), w[0], atol=1e-7)
-    scores = sent.trace.scores[0, 0].numpy()
+    scores = sent.attention.scores[0, 0].numpy()
     np.testing.assert_allclose(frame[EN["step.s3.col.raw"]].to_numpy(), scores[0], atol=1e-6)
 
 
@@ -159,12 +136,12 @@ def test_head_picker_changes_every_head_piece():
     assert not at.exception
     tokens = ["attention", "is", "not", "too", "shabby"]
     sent, layer = _core(tokens, mask="causal")
-    figs = _figs(at)
+    figs = figures_by_key(at)
     wk = layer.projection_weights()[1].detach().numpy()[:, 32:48]
     np.testing.assert_allclose(_z(figs["step.fig.k_weight"]), wk, atol=1e-7)
-    np.testing.assert_allclose(_z(figs["step.fig.v"]), sent.trace.v[0, 2].numpy(), atol=1e-7)
+    np.testing.assert_allclose(_z(figs["step.fig.v"]), sent.attention.v[0, 2].numpy(), atol=1e-7)
     np.testing.assert_allclose(
-        _z(figs["step.fig.weights"]), sent.trace.weights[0, 2].numpy(), atol=1e-7
+        _z(figs["step.fig.weights"]), sent.attention.weights[0, 2].numpy(), atol=1e-7
     )
     # concat: head 2's block (columns 32..47) outlined
     x0s = {(s["x0"], s["x1"]) for s in figs["step.fig.concat"]["layout"]["shapes"]}
@@ -178,15 +155,15 @@ def test_query_picker_moves_the_outline_and_the_comparison():
     at = _run(text="attention is not too shabby", mask="causal")
     at.selectbox(key="step.query").set_value(3).run()
     assert not at.exception
-    figs = _figs(at)
+    figs = figures_by_key(at)
     for key in ("step.fig.x", "step.fig.q", "step.fig.scores", "step.fig.weights"):
         assert (2.5, 3.5) in _outline_rows(figs[key]), key
     sent, _ = _core(["attention", "is", "not", "too", "shabby"], mask="causal")
     bars = figs["step.fig.naive_weights"]["data"]
-    np.testing.assert_allclose(_arr(bars[0]["y"]), [0.25, 0.25, 0.25, 0.25, 0.0])
-    w = sent.trace.weights[0, 0, 3].numpy()
-    np.testing.assert_allclose(_arr(bars[1]["y"]), w, atol=1e-7)
-    v = sent.trace.v[0, 0].numpy().astype(np.float64)
+    np.testing.assert_allclose(plotly_array(bars[0]["y"]), [0.25, 0.25, 0.25, 0.25, 0.0])
+    w = sent.attention.weights[0, 0, 3].numpy()
+    np.testing.assert_allclose(plotly_array(bars[1]["y"]), w, atol=1e-7)
+    v = sent.attention.v[0, 0].numpy().astype(np.float64)
     vectors = _z(figs["step.fig.naive_vectors"])
     np.testing.assert_allclose(vectors[0], v[:4].mean(axis=0), atol=1e-6)
     np.testing.assert_allclose(vectors[1], w @ v, atol=1e-6)
@@ -209,16 +186,16 @@ def test_wide_models_show_a_window_that_follows_the_head():
     at.selectbox(key="step.head").set_value(1).run()  # head 1 = columns 256..511
     assert not at.exception
     assert at.session_state["step.dims"] == 256
-    figs = _figs(at)
-    x = _arr(figs["step.fig.x"]["data"][0]["x"])
+    figs = figures_by_key(at)
+    x = plotly_array(figs["step.fig.x"]["data"][0]["x"])
     assert x[0] == 256 and x[-1] == 319 and len(x) == 64
     assert "dimensions 256–319 of 512" in _texts(at)
     sent, layer = _core(DEFAULT_TOKENS, d_model=512, n_heads=2)
     np.testing.assert_allclose(_z(figs["step.fig.x"]), sent.x.numpy()[:, 256:320], atol=1e-6)
     at.select_slider(key="step.dk_dims").set_value(128).run()
     assert not at.exception
-    figs = _figs(at)
-    q = sent.trace.q[0, 1].numpy()
+    figs = figures_by_key(at)
+    q = sent.attention.q[0, 1].numpy()
     np.testing.assert_allclose(_z(figs["step.fig.q"]), q[:, 128:192], atol=1e-6)
     wq = layer.projection_weights()[0].detach().numpy()
     # W_Q^h of head 1: input dims 256..319 (rows), head dims 128..191 (columns)
@@ -229,7 +206,7 @@ def test_wide_models_show_a_window_that_follows_the_head():
     np.testing.assert_allclose(_z(figs["step.fig.w_o"]), w_o[256:320, 256:320], atol=1e-7)
     at.select_slider(key="step.dims").set_value(448).run()
     assert not at.exception
-    x = _arr(_figs(at)["step.fig.concat"]["data"][0]["x"])
+    x = plotly_array(figures_by_key(at)["step.fig.concat"]["data"][0]["x"])
     assert x[0] == 448 and x[-1] == 511
 
 
@@ -247,7 +224,7 @@ def test_choices_the_sidebar_made_impossible_fall_back():
 # --- every sidebar setting the page explains --------------------------------------------------
 def test_causal_mask_shows_the_masked_scores():
     at = _run(mask="causal")
-    figs = _figs(at)
+    figs = figures_by_key(at)
     masked = figs["step.fig.masked"]["data"][0]
     hover = np.asarray(masked["hovertext"], dtype=object)
     assert hover[0, 1] == "−∞" and hover[1, 0] != "−∞"
@@ -259,7 +236,7 @@ def test_causal_mask_shows_the_masked_scores():
 
 def test_scaling_off_shows_unscaled_scores_only():
     at = _run(scale=False)
-    figs = _figs(at)
+    figs = figures_by_key(at)
     assert "step.fig.scaled" not in figs
     assert EN["step.s2.noscale"] in _texts(at)
     assert r"\text{score}(Q_h, K_h) = Q_h K_h^\top" in _latex(at)
@@ -272,19 +249,19 @@ def test_additive_scoring_shows_its_own_formula():
     assert any(r"v_h^\top \tanh" in v for v in latex)
     assert not any(r"\sqrt{16}" in v for v in latex)  # 1/sqrt(d_k) does not apply
     assert any("does not apply to additive scores" in i.value for i in at.info)
-    figs = _figs(at)
+    figs = figures_by_key(at)
     assert {"step.fig.additive_q", "step.fig.additive_k", "step.fig.additive_v"} <= set(figs)
     assert "step.fig.features" in figs and "step.fig.scaled" not in figs
     sent, layer = _core(DEFAULT_TOKENS, scoring="additive")
     np.testing.assert_allclose(
-        _z(figs["step.fig.scores"]), sent.trace.scores[0, 0].numpy(), atol=1e-6
+        _z(figs["step.fig.scores"]), sent.attention.scores[0, 0].numpy(), atol=1e-6
     )
 
 
 def test_positional_encoding_off():
     at = _run(positional=False)
     assert EN["step.s0.text_nope"] in _texts(at)
-    assert "step.fig.pe" not in _figs(at)
+    assert "step.fig.pe" not in figures_by_key(at)
     assert any(v.startswith("X = E \\in") for v in _latex(at))
 
 
@@ -294,7 +271,7 @@ def test_chinese():
     assert [h.value for h in at.header][1] == ZH["step.s1.title"]
     assert at.selectbox(key="step.head").options[0] == "h = 0"  # no words: see step.py
     assert at.selectbox(key="step.head").label == ZH["step.head"]
-    figs = _figs(at)
+    figs = figures_by_key(at)
     assert figs["step.fig.x"]["layout"]["yaxis"]["title"]["text"] == ZH["step.axis.token"]
     frame = at.dataframe[0].value
     assert frame.columns[-1] == ZH["step.s3.col.weight"]
@@ -312,7 +289,7 @@ def test_markup_stays_literal_text():
     text = '<b>x</b> <a href="https://example.com">x</a> <img src=x onerror=alert(1)>'
     at = _run(text=text)
     tokens = word_tokenize(text).tokens
-    figs = _figs(at)
+    figs = figures_by_key(at)
     spec = json.dumps(figs)
     assert "<b>" not in spec and "<a href" not in spec and "<img" not in spec
     ticks = figs["step.fig.weights"]["layout"]["xaxis"]["ticktext"]
@@ -324,10 +301,10 @@ def test_markup_stays_literal_text():
 
 def test_single_token_and_repeated_tokens():
     at = _run(text="hello")
-    figs = _figs(at)
+    figs = figures_by_key(at)
     assert _z(figs["step.fig.weights"]).tolist() == [[1.0]]
     at = _run(text=" ".join(["the"] * 40))
-    figs = _figs(at)
+    figs = figures_by_key(at)
     assert _z(figs["step.fig.weights"]).shape == (40, 40)
     assert len(figs["step.fig.x"]["layout"]["yaxis"]["tickvals"]) == 40
 
@@ -335,6 +312,6 @@ def test_single_token_and_repeated_tokens():
 def test_long_text_is_truncated_with_a_notice():
     at = _run(text=" ".join(f"w{i}" for i in range(100)))
     assert any("100 tokens" in w.value for w in at.warning)
-    assert _z(_figs(at)["step.fig.weights"]).shape == (64, 64)
+    assert _z(figures_by_key(at)["step.fig.weights"]).shape == (64, 64)
     at.selectbox(key="step.query").set_value(63).run()
     assert not at.exception

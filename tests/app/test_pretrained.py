@@ -1,30 +1,19 @@
 """The pretrained page through AppTest."""
 
-import json
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
-from tests.app.conftest import make_app
+from tests.app.conftest import figures, run_app
 
 PAGE = "views/pretrained.py"
 
 
-def _run(**state):
-    at = make_app(page=PAGE, **state).run()
-    assert not at.exception, at.exception
-    return at
-
-
-def _figs(at):
-    return [json.loads(c.proto.spec) for c in at.get("plotly_chart")]
-
-
 def test_default_view():
-    at = _run()
-    figs = _figs(at)
+    at = run_app(PAGE)
+    figs = figures(at)
     assert len(figs) == 3  # mosaic, enlarged head, re-headed layer
     mosaic, enlarged, regrid = figs
     assert len(mosaic["data"]) == 1
@@ -37,8 +26,16 @@ def test_default_view():
 
 
 def test_controls():
-    at = _run(**{"pre.layer": 3, "pre.head": 7, "pre.hide_special": True, "pre.rehead_heads": 4})
-    figs = _figs(at)
+    at = run_app(
+        PAGE,
+        **{
+            "pretrained.layer": 3,
+            "pretrained.head": 7,
+            "pretrained.hide_special": True,
+            "pretrained.rehead_heads": 4,
+        },
+    )
+    figs = figures(at)
     enlarged = figs[1]
     assert "[CLS]" not in enlarged["layout"]["xaxis"]["ticktext"]
     assert len([d for d in figs[2]["data"] if d["type"] == "heatmap"]) == 4
@@ -47,23 +44,23 @@ def test_controls():
 
 
 def test_sentence_pair_and_long_input():
-    at = _run(**{"pre.pair": "Where do you live?"})
+    at = run_app(PAGE, **{"pretrained.pair": "Where do you live?"})
     text = " ".join(c.value for c in at.code)
     assert text.count("[SEP]") == 2
     long = " ".join(["word"] * 700)
-    at = _run(**{"shared.text": long})
+    at = run_app(PAGE, **{"shared.text": long})
     assert any("700" in w.value or "702" in w.value for w in at.warning)
     assert any("first 32" in c.value for c in at.caption)
 
 
 @pytest.mark.parametrize("text", ["", "   "])
 def test_empty_text(text):
-    at = _run(**{"shared.text": text})
+    at = run_app(PAGE, **{"shared.text": text})
     assert at.info and not at.get("plotly_chart")
 
 
 def test_only_special_tokens_left_when_hiding():
-    at = _run(**{"shared.text": "\u200b", "pre.hide_special": True})
+    at = run_app(PAGE, **{"shared.text": "\u200b", "pretrained.hide_special": True})
     assert at.info
 
 

@@ -9,7 +9,7 @@ from tests.browser.conftest import wait_for_app
 
 pytestmark = pytest.mark.browser
 
-URL_PATH = "step_by_step"  # Streamlit derives it from views/step_by_step.py
+URL_PATH = "step"  # Streamlit derives it from views/step.py
 TITLE_EN = "Step by step: one head, one query"
 N_FIGS = 18  # default settings: every figure of the page, the E / PE expander included
 

@@ -1,0 +1,1 @@
+"""Long pages drawn in sections: one module per page, one function per section."""

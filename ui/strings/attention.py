@@ -1,0 +1,67 @@
+"""The Attention (home) page."""
+
+EN = {
+    "attention.title": "Multi-head attention, head by head",
+    "attention.intro": "Each head projects the tokens into its own queries, keys and values "
+    "(d_k = {d_k} dimensions), scores every query against every key, and turns each row of "
+    "scores into weights with a softmax. Row i shows where token i looks; every row sums to 1.",
+    "attention.intro_additive": "Scores here are additive (Bahdanau): v^T tanh(W_q q + W_k k), "
+    "computed per head.",
+    "attention.random_note": "The weights are random (seed {seed}), not trained: the patterns show "
+    "the arithmetic, not meaning. See the pretrained page for trained heads.",
+    "attention.colour_scale": "Colour scale",
+    "attention.scale.shared": "Shared by all heads",
+    "attention.scale.per_head": "Per head",
+    "attention.palette": "Palette",
+    "attention.heads": "Attention weights of each head",
+    "attention.mean": "Mean over the {n} heads",
+    "attention.mean_caption": "The average of the heads' weights: what a single-head summary would "
+    "show, and why looking at the heads one by one reveals more.",
+    "attention.causal_note": "Causal mask: the upper triangle is exactly 0.",
+    "attention.query": "query",
+    "attention.key": "key",
+    "attention.weight": "weight",
+    "attention.stats": "Head statistics",
+    "attention.stats_caption": "Means over the query rows. Entropy in nats (0 = one key only, "
+    "ln T = {max_entropy:.3f} = uniform). Mean distance: how far a head looks, in tokens "
+    "(short- vs long-range heads). Self / previous / first: the share of weight on the token "
+    "itself, the one before it, and the first token.",
+    "attention.similarity": "Head similarity",
+    "attention.similarity_caption": "1 − Jensen–Shannon divergence (bits) between two heads' rows, "
+    "averaged over queries: 1 = the same pattern, 0 = no key in common.",
+    "attention.similarity_value": "similarity",
+    "attention.downloads": "Downloads",
+    "attention.download_csv": "Weights (CSV, long form)",
+    "attention.download_json": "Whole trace (JSON)",
+    "attention.download_help": "PNG: use the camera icon in each chart's toolbar.",
+}
+
+ZH = {
+    "attention.title": "多头注意力,逐头查看",
+    "attention.intro": "每个头把标记投影成自己的查询、键和值 (d_k = {d_k} 维),用每个查询对所有键打分,"
+    "再用 softmax 把每行得分变成权重。第 i 行表示标记 i 关注哪里;每行之和为 1。",
+    "attention.intro_additive": "这里的得分是加性注意力 (Bahdanau):v^T tanh(W_q q + W_k k),每个头单独计算。",
+    "attention.random_note": "权重是随机的 (种子 {seed}),没有经过训练:图案展示的是计算过程,而不是语义。"
+    "训练过的头请看“预训练注意力头”页面。",
+    "attention.colour_scale": "颜色刻度",
+    "attention.scale.shared": "所有头共用",
+    "attention.scale.per_head": "每个头单独",
+    "attention.palette": "配色",
+    "attention.heads": "每个头的注意力权重",
+    "attention.mean": "{n} 个头的平均",
+    "attention.mean_caption": "所有头权重的平均:这是单头摘要会显示的内容,也说明了为什么逐个查看头能看到更多。",
+    "attention.causal_note": "因果掩码:上三角恰好为 0。",
+    "attention.query": "查询",
+    "attention.key": "键",
+    "attention.weight": "权重",
+    "attention.stats": "注意力头统计",
+    "attention.stats_caption": "对所有查询行取平均。熵以奈特为单位 (0 = 只看一个键,ln T = {max_entropy:.3f} = 均匀分布)。"
+    "平均距离:一个头看得多远,以标记数计 (短程头与长程头)。自身 / 前一个 / 第一个:权重落在标记自身、前一个标记和第一个标记上的比例。",
+    "attention.similarity": "注意力头相似度",
+    "attention.similarity_caption": "1 − 两个头各行之间的 Jensen–Shannon 散度 (比特),对所有查询取平均:1 = 图案相同,0 = 没有共同的键。",
+    "attention.similarity_value": "相似度",
+    "attention.downloads": "下载",
+    "attention.download_csv": "权重 (CSV,长表)",
+    "attention.download_json": "完整计算过程 (JSON)",
+    "attention.download_help": "PNG:点击每张图工具栏中的相机图标。",
+}
