@@ -11,6 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from mha_core import AttentionConfig, MultiHeadAttention, causal_mask, padding_mask, run_attention
+from tests.conftest import assert_close_f32
 
 SHAPES = [(8, 1, 1), (8, 2, 5), (16, 4, 7), (12, 3, 9), (64, 8, 13), (96, 12, 4), (384, 12, 17)]
 
@@ -39,8 +40,8 @@ def test_self_attention_equals_torch(d_model, n_heads, T):
     with torch.no_grad():
         out, w = _ref(ref, x, x, x)
         tr = ours(x)
-    torch.testing.assert_close(tr.weights, w, atol=1e-6, rtol=0)
-    torch.testing.assert_close(tr.output, out, atol=1e-6, rtol=0)
+    assert_close_f32(tr.weights, w, atol=1e-6)
+    assert_close_f32(tr.output, out, atol=1e-6)
     assert tr.weights.shape == (3, n_heads, T, T)
     assert tr.q.shape == (3, n_heads, T, d_model // n_heads)
     assert tr.concat.shape == tr.output.shape == (3, T, d_model)
@@ -54,8 +55,8 @@ def test_causal_mask_equals_torch(d_model, n_heads, T):
         # torch: True = NOT allowed; ours: True = allowed
         out, w = _ref(ref, x, x, x, attn_mask=~causal_mask(T))
         tr = ours(x, mask="causal")
-    torch.testing.assert_close(tr.weights, w, atol=1e-6, rtol=0)
-    torch.testing.assert_close(tr.output, out, atol=1e-6, rtol=0)
+    assert_close_f32(tr.weights, w, atol=1e-6)
+    assert_close_f32(tr.output, out, atol=1e-6)
     upper = torch.triu(torch.ones(T, T, dtype=torch.bool), diagonal=1)
     assert (tr.weights[..., upper] == 0).all()  # exactly zero, not just small
 
@@ -70,8 +71,8 @@ def test_cross_attention_with_padding_equals_torch(d_model, n_heads, Tq, Tk):
         out, w = _ref(ref, q, mem, mem, key_padding_mask=pad)
         tr = ours(q, mem, mem, key_padding_mask=pad)
     assert tr.weights.shape == (2, n_heads, Tq, Tk)
-    torch.testing.assert_close(tr.weights, w, atol=1e-6, rtol=0)
-    torch.testing.assert_close(tr.output, out, atol=1e-6, rtol=0)
+    assert_close_f32(tr.weights, w, atol=1e-6)
+    assert_close_f32(tr.output, out, atol=1e-6)
     assert (tr.weights[1, :, :, pad[1]] == 0).all()
 
 
@@ -81,8 +82,8 @@ def test_cross_attention_distinct_key_value_and_kdim_vdim():
     with torch.no_grad():
         out, w = _ref(ref, q, k, v)
         tr = ours(q, k, v)
-    torch.testing.assert_close(tr.weights, w, atol=1e-6, rtol=0)
-    torch.testing.assert_close(tr.output, out, atol=1e-6, rtol=0)
+    assert_close_f32(tr.weights, w, atol=1e-6)
+    assert_close_f32(tr.output, out, atol=1e-6)
 
 
 def test_distinct_key_and_value_tensors():
@@ -91,7 +92,7 @@ def test_distinct_key_and_value_tensors():
     with torch.no_grad():
         out, w = _ref(ref, q, k, v)
         tr = ours(q, k, v)
-    torch.testing.assert_close(tr.output, out, atol=1e-6, rtol=0)
+    assert_close_f32(tr.output, out, atol=1e-6)
 
 
 def test_no_bias_equals_torch():
@@ -100,7 +101,7 @@ def test_no_bias_equals_torch():
     with torch.no_grad():
         out, w = _ref(ref, x, x, x)
         tr = ours(x)
-    torch.testing.assert_close(tr.output, out, atol=1e-6, rtol=0)
+    assert_close_f32(tr.output, out, atol=1e-6)
 
 
 @settings(max_examples=40, deadline=None)
@@ -127,8 +128,8 @@ def test_property_matches_torch(n_heads, d_k, t_q, t_k, batch, seed, causal):
     with torch.no_grad():
         out, w = _ref(ref, q, kv, kv, **kw)
         tr = ours(q, kv, kv, **ours_kw)
-    torch.testing.assert_close(tr.weights, w, atol=1e-6, rtol=0)
-    torch.testing.assert_close(tr.output, out, atol=1e-6, rtol=0)
+    assert_close_f32(tr.weights, w, atol=1e-6)
+    assert_close_f32(tr.output, out, atol=1e-6)
     sums = tr.weights.sum(-1)
     torch.testing.assert_close(sums, torch.ones_like(sums), atol=1e-6, rtol=0)
 
@@ -140,9 +141,9 @@ def test_equals_scaled_dot_product_attention(causal):
     with torch.no_grad():
         tr = ours(x, mask="causal" if causal else None)
         ref = F.scaled_dot_product_attention(tr.q, tr.k, tr.v, is_causal=causal)  # (B,nh,T,hs)
-    torch.testing.assert_close(tr.head_outputs, ref, atol=1e-6, rtol=0)
+    assert_close_f32(tr.head_outputs, ref, atol=1e-6)
     concat = ref.transpose(1, 2).reshape(2, 10, 48)
-    torch.testing.assert_close(tr.output, ours.out_proj(concat), atol=1e-6, rtol=0)
+    assert_close_f32(tr.output, ours.out_proj(concat), atol=1e-6)
 
 
 def test_unscaled_equals_sdpa_with_scale_one():
@@ -151,7 +152,7 @@ def test_unscaled_equals_sdpa_with_scale_one():
     with torch.no_grad():
         tr = ours(x)
         ref = F.scaled_dot_product_attention(tr.q, tr.k, tr.v, scale=1.0)
-    torch.testing.assert_close(tr.head_outputs, ref, atol=1e-6, rtol=0)
+    assert_close_f32(tr.head_outputs, ref, atol=1e-6)
     assert tr.scale_factor == 1.0
 
 
@@ -163,7 +164,7 @@ def test_raw_and_scaled_scores():
     raw = torch.einsum("bhqd,bhkd->bhqk", tr.q, tr.k)
     torch.testing.assert_close(tr.scores, raw, atol=1e-5, rtol=1e-6)
     torch.testing.assert_close(tr.scaled_scores, raw / math.sqrt(8), atol=1e-5, rtol=1e-6)
-    torch.testing.assert_close(tr.weights, torch.softmax(raw / math.sqrt(8), -1), atol=1e-6, rtol=0)
+    assert_close_f32(tr.weights, torch.softmax(raw / math.sqrt(8), -1), atol=1e-6)
 
 
 def test_fully_masked_rows_are_zero_and_flagged():
@@ -212,9 +213,7 @@ def test_extreme_temperatures(temperature):
     torch.testing.assert_close(sums, torch.ones_like(sums), atol=1e-5, rtol=0)
     if temperature >= 1e30:  # uniform over the allowed keys
         n_allowed = torch.arange(1, 9, dtype=torch.float32)
-        torch.testing.assert_close(
-            tr.weights.max(-1).values[0, 0], 1 / n_allowed, atol=1e-2, rtol=0
-        )
+        assert_close_f32(tr.weights.max(-1).values[0, 0], 1 / n_allowed, atol=1e-2)
 
 
 @pytest.mark.parametrize("dtype", [torch.float16, torch.bfloat16])
@@ -252,11 +251,9 @@ def test_dropout_only_in_training():
     zeros = tr_train.dropped_weights == 0
     assert zeros.any() and not zeros.all()
     kept = ~zeros
-    torch.testing.assert_close(
-        tr_train.dropped_weights[kept], tr_train.weights[kept] * 2, atol=1e-6, rtol=0
-    )
+    assert_close_f32(tr_train.dropped_weights[kept], tr_train.weights[kept] * 2, atol=1e-6)
     y = tr_train.dropped_weights @ tr_train.v
-    torch.testing.assert_close(tr_train.head_outputs, y, atol=1e-6, rtol=0)
+    assert_close_f32(tr_train.head_outputs, y, atol=1e-6)
 
 
 def test_additive_scoring_matches_formula():
@@ -272,9 +269,7 @@ def test_additive_scoring_matches_formula():
                 for j in range(5):
                     expect[i, j] = v @ torch.tanh(q[i] @ Wq + k[j] @ Wk)
             torch.testing.assert_close(tr.scores[0, h], expect, atol=1e-5, rtol=1e-5)
-            torch.testing.assert_close(
-                tr.weights[0, h], torch.softmax(expect, -1), atol=1e-6, rtol=0
-            )
+            assert_close_f32(tr.weights[0, h], torch.softmax(expect, -1), atol=1e-6)
 
 
 def test_seeded_init_is_reproducible_and_seed_dependent():
@@ -338,7 +333,7 @@ def test_logits_are_what_the_softmax_saw(scoring):
     upper = torch.triu(torch.ones(6, 6, dtype=torch.bool), diagonal=1)
     assert torch.isneginf(tr.logits[..., upper]).all()
     assert torch.isfinite(tr.logits[..., ~upper]).all()
-    torch.testing.assert_close(torch.softmax(tr.logits, -1), tr.weights, atol=1e-6, rtol=0)
+    assert_close_f32(torch.softmax(tr.logits, -1), tr.weights, atol=1e-6)
     expect = tr.scores * tr.scale_factor / 0.5
     torch.testing.assert_close(tr.logits[..., ~upper], expect[..., ~upper], atol=1e-5, rtol=1e-6)
     if scoring == "additive":  # the stored scores were not overwritten by the softmax

@@ -24,6 +24,7 @@ from transformers.models.bert.tokenization_bert_legacy import BertTokenizerLegac
 import mha_core
 from mha_core.attention import AttentionTrace
 from mha_core.pretrained import PretrainedModel, PretrainedTrace, default_model_path
+from tests.conftest import assert_close_f32
 
 ATTN_ATOL = 1e-5
 HIDDEN_ATOL = 1e-4
@@ -112,13 +113,11 @@ def assert_matches_hf(trace: PretrainedTrace, hf_model) -> None:
     assert len(out.attentions) == len(trace.layers) == 6
     for i, (theirs, layer) in enumerate(zip(out.attentions, trace.layers, strict=True)):
         assert torch.isfinite(trace.attentions[i]).all()
-        torch.testing.assert_close(trace.attentions[i], theirs[0], rtol=0, atol=ATTN_ATOL)
-        torch.testing.assert_close(layer.weights[0], theirs[0], rtol=0, atol=ATTN_ATOL)
+        assert_close_f32(trace.attentions[i], theirs[0], atol=ATTN_ATOL)
+        assert_close_f32(layer.weights[0], theirs[0], atol=ATTN_ATOL)
     for i, theirs in enumerate(out.hidden_states):
-        torch.testing.assert_close(trace.hidden_states[i], theirs[0], rtol=0, atol=HIDDEN_ATOL)
-    torch.testing.assert_close(
-        trace.last_hidden_state, out.last_hidden_state[0], rtol=0, atol=HIDDEN_ATOL
-    )
+        assert_close_f32(trace.hidden_states[i], theirs[0], atol=HIDDEN_ATOL)
+    assert_close_f32(trace.last_hidden_state, out.last_hidden_state[0], atol=HIDDEN_ATOL)
 
 
 # --- numbers ---------------------------------------------------------------------------------
@@ -414,9 +413,9 @@ def test_rehead_is_the_same_function_split_differently(ours, hf_model, layer, n_
         weights, concat, output = reference_attention(
             hf_model, trace.hidden_states[layer], layer, n_heads
         )
-    torch.testing.assert_close(new.weights[0], weights, rtol=0, atol=ATTN_ATOL)
-    torch.testing.assert_close(new.concat[0], concat, rtol=0, atol=HIDDEN_ATOL)
-    torch.testing.assert_close(new.output[0], output, rtol=0, atol=HIDDEN_ATOL)
+    assert_close_f32(new.weights[0], weights, atol=ATTN_ATOL)
+    assert_close_f32(new.concat[0], concat, atol=HIDDEN_ATOL)
+    assert_close_f32(new.output[0], output, atol=HIDDEN_ATOL)
 
 
 def test_rehead_changes_the_weights(ours):

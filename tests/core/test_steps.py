@@ -22,6 +22,7 @@ from hypothesis import strategies as st
 
 from mha_core import AttentionConfig, build_attention, run_attention, valid_head_counts
 from mha_core.steps import HeadSteps, head_steps
+from tests.conftest import assert_close_f32
 
 F32 = 1e-6  # same float32 arithmetic, possibly another order of summation
 # float64 reference against float32 results: float32 (eps 1.2e-7) accumulated over at most
@@ -141,7 +142,7 @@ def test_projections_recompose(case):
     for h in range(nh):
         s = head_steps(sentence, layer, h, 0)
         for w, b, ref in ((s.w_q, s.b_q, s.q), (s.w_k, s.b_k, s.k), (s.w_v, s.b_v, s.v)):
-            torch.testing.assert_close(s.x @ w + b, ref, atol=F32, rtol=0)
+            assert_close_f32(s.x @ w + b, ref, atol=F32)
         q_blocks.append(s.w_q)
     # the heads' W_Q^h side by side are the whole W_Q (no column lost or reused)
     assert torch.equal(torch.cat(q_blocks, dim=1), layer.projection_weights()[0].detach())
@@ -152,9 +153,7 @@ def test_weights_times_values_is_the_head_output(case):
     sentence, layer = _run(*case)
     for h in range(case[1]):
         s = head_steps(sentence, layer, h, 1)
-        torch.testing.assert_close(
-            s.weights @ s.v, sentence.attention.head_outputs[0, h], atol=F32, rtol=0
-        )
+        assert_close_f32(s.weights @ s.v, sentence.attention.head_outputs[0, h], atol=F32)
         h0, h1 = s.head_columns
         assert torch.equal(s.concat[:, h0:h1], s.head_output)
 
@@ -166,10 +165,8 @@ def test_concat_of_heads_then_w_o_is_the_output(case):
     concat = torch.cat([s.head_output for s in heads], dim=1)  # (T, C)
     assert torch.equal(concat, sentence.attention.concat[0])
     s = heads[-1]
-    torch.testing.assert_close(
-        concat @ s.w_o + s.b_o, sentence.attention.output[0], atol=F32, rtol=0
-    )
-    torch.testing.assert_close(concat @ s.w_o + s.b_o, s.output, atol=F32, rtol=0)
+    assert_close_f32(concat @ s.w_o + s.b_o, sentence.attention.output[0], atol=F32)
+    assert_close_f32(concat @ s.w_o + s.b_o, s.output, atol=F32)
 
 
 @pytest.mark.parametrize("case", CASES)
@@ -189,7 +186,7 @@ def test_scaling_mask_and_softmax(case):
     assert bool((s.masked_scores[~s.allowed] == -math.inf).all())
     assert bool((s.weights[~s.allowed] == 0).all())  # exactly 0, not small
     torch.testing.assert_close(s.weights.double().sum(-1), torch.ones(T, dtype=torch.float64))
-    torch.testing.assert_close(torch.softmax(s.masked_scores, dim=-1), s.weights, atol=F32, rtol=0)
+    assert_close_f32(torch.softmax(s.masked_scores, dim=-1), s.weights, atol=F32)
     assert s.row_sum == pytest.approx(1.0, abs=F32)
     assert s.n_allowed == (T // 2 + 1 if mask == "causal" else T)
 
@@ -249,8 +246,8 @@ def test_against_torch_multihead_attention(d_model, n_heads, mask):
         out, w = ref(x, x, x, attn_mask=attn_mask, need_weights=True, average_attn_weights=False)
     for h in range(n_heads):
         s = head_steps(sentence, layer, h, 0)
-        torch.testing.assert_close(s.weights, w[0, h], atol=F32, rtol=0)
-        torch.testing.assert_close(s.output, out[0], atol=F32, rtol=0)
+        assert_close_f32(s.weights, w[0, h], atol=F32)
+        assert_close_f32(s.output, out[0], atol=F32)
 
 
 @pytest.mark.parametrize("mask", ["none", "causal"])
@@ -273,7 +270,7 @@ def test_additive_scores_follow_their_formula(mask):
         _close64(s.scores, ref)
         _close64(a.features, np.tanh(q[s.query] @ wq + k @ wk))
         _close64(a.row_scores, ref[s.query])
-        torch.testing.assert_close(a.row_scores, s.scores[s.query], atol=F32, rtol=0)
+        assert_close_f32(a.row_scores, s.scores[s.query], atol=F32)
         assert torch.equal(a.w_q, layer.additive_q[h].detach())
 
 
@@ -298,13 +295,13 @@ def test_naive_sum_against_attention(mask):
         _close64(s.naive_sum, V[:n].mean(axis=0))  # every relation weighted equally
         A = s.weights.double().numpy()
         _close64(s.attention_sum, A[query] @ V)
-        torch.testing.assert_close(s.attention_sum, s.head_output[query], atol=F32, rtol=0)
+        assert_close_f32(s.attention_sum, s.head_output[query], atol=F32)
         dist = np.linalg.norm(V[:n].mean(axis=0) - A[query] @ V)
         assert s.naive_attention_distance == pytest.approx(dist, abs=1e-5)
     # the first token under a causal mask sees only itself: both sums are its own value
     s = head_steps(sentence, layer, 2, 0)
     if mask == "causal":
-        torch.testing.assert_close(s.naive_sum, s.attention_sum, atol=F32, rtol=0)
+        assert_close_f32(s.naive_sum, s.attention_sum, atol=F32)
 
 
 def test_repeated_tokens_keep_their_own_rows():
@@ -360,10 +357,10 @@ def test_recomposition_holds_for_any_settings(data):
     tokens = [f"t{i % 4}" for i in range(T)]
     sentence, layer = _run(d_model, n_heads, mask, scale, scoring, tokens=tokens, seed=seed)
     s = head_steps(sentence, layer, head, query)
-    torch.testing.assert_close(s.x @ s.w_q + s.b_q, s.q, atol=F32, rtol=0)
-    torch.testing.assert_close(s.weights @ s.v, s.head_output, atol=F32, rtol=0)
-    torch.testing.assert_close(s.concat @ s.w_o + s.b_o, s.output, atol=F32, rtol=0)
-    torch.testing.assert_close(torch.softmax(s.masked_scores, -1), s.weights, atol=F32, rtol=0)
+    assert_close_f32(s.x @ s.w_q + s.b_q, s.q, atol=F32)
+    assert_close_f32(s.weights @ s.v, s.head_output, atol=F32)
+    assert_close_f32(s.concat @ s.w_o + s.b_o, s.output, atol=F32)
+    assert_close_f32(torch.softmax(s.masked_scores, -1), s.weights, atol=F32)
     assert s.row_sum == pytest.approx(1.0, abs=F32)
     assert bool((s.weights[~s.allowed] == 0).all())
     assert float(s.naive_weights.double().sum()) == pytest.approx(1.0, abs=F32)

@@ -1,0 +1,86 @@
+"""Every input of quality.md through every page that takes text, and hostile URL parameters on
+every page: a message or a correct figure, the text kept, no traceback, no markup in a figure."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from tests.app.conftest import figures, run_app, shared
+
+PAGES = ["attention", "step", "scaling", "positional", "pretrained"]
+MARKUP = [
+    "<b>x</b>",
+    '<a href="https://example.com">x</a>',
+    "<img src=x onerror=alert(1)>",
+    '<span style="font-size:400px">W</span>',
+]
+TEXTS = {
+    "empty": "",
+    "spaces": "   ",
+    "punctuation": "...!?",
+    "single": "word",
+    "repeated": "the cat saw the dog",
+    "forty_the": " ".join(["the"] * 40),
+    "too_long": " ".join(f"w{i}" for i in range(600)),
+    "emoji": "family 👨‍👩‍👧‍👦 flag 🇫🇷 ok 👍🏽",
+    "rtl": "مرحبا بالعالم שלום עולם",
+    "combining": "e\u0301cole nai\u0308ve",
+    "cjk": "我想住在欧洲。",
+    "zero_width": "a\u200bb c\u200bd",
+    **{f"markup_{i}": m for i, m in enumerate(MARKUP)},
+}
+RAW_MARKUP = ("<b>", "<a ", "<img", "<span")
+
+
+def _page(name: str) -> str:
+    return f"views/{name}.py"
+
+
+def _messages(at) -> str:
+    return "\n".join(e.value for e in [*at.info, *at.warning])
+
+
+@pytest.mark.parametrize("page", PAGES)
+@pytest.mark.parametrize("case", list(TEXTS))
+def test_hostile_text_on_every_page(page, case):
+    text = TEXTS[case]
+    at = run_app(_page(page), **shared(text=text))
+    assert at.session_state["shared.text"] == text  # nothing the user typed is lost
+    if not text.strip():
+        assert at.info, "an empty sentence must say what to do"
+    for fig in figures(at):
+        spec = json.dumps(fig, ensure_ascii=False)
+        assert not any(tag in spec for tag in RAW_MARKUP), "markup reached a figure unescaped"
+        assert "&quot;" not in spec and "&amp;" not in spec, "an entity would show as text"
+    if case == "too_long" and page in ("attention", "step"):
+        assert "600" in _messages(at)  # the notice says how many tokens the text has
+
+
+@pytest.mark.parametrize("case", ["empty", "markup_1", "markup_2", "rtl", "too_long"])
+def test_hostile_second_sentence_on_the_pretrained_page(case):
+    pair = TEXTS[case]
+    at = run_app(_page("pretrained"), **{"pretrained.pair": pair})
+    assert at.text_input(key="pretrained.pair").value == pair
+    for fig in figures(at):
+        spec = json.dumps(fig, ensure_ascii=False)
+        assert not any(tag in spec for tag in RAW_MARKUP)
+
+
+@pytest.mark.parametrize("page", PAGES)
+def test_hostile_url_parameters_fall_back_with_a_notice(page):
+    query = {
+        "d_model": "-1",
+        "n_heads": "<script>",
+        "seed": "1e99",
+        "mask": "<b>causal</b>",
+        "lang": "xx",
+        "positional": "maybe",
+    }
+    at = run_app(_page(page), query=query)
+    notice = _messages(at)
+    for name in query:
+        assert name in notice, f"{name} was rejected silently"
+    assert at.session_state["shared.d_model"] == 64  # the defaults
+    assert at.session_state["shared.mask"] == "none"
