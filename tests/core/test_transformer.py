@@ -535,9 +535,21 @@ def test_gradients_flow_to_every_parameter(norm_first):
         assert p.grad.abs().sum() > 0, name
 
 
-def test_a_few_training_steps_lower_the_loss():
+@pytest.fixture
+def one_thread():
+    """Tiny tensors gain nothing from intra-op threads, and on a busy machine the threads'
+    hand-offs make each step many times slower; restore the setting afterwards."""
+    old = torch.get_num_threads()
+    torch.set_num_threads(1)
+    try:
+        yield
+    finally:
+        torch.set_num_threads(old)
+
+
+def test_a_few_training_steps_lower_the_loss(one_thread):
     """Teacher forcing on a copy task: the loss must fall (gradients are usable, not just
-    present). Deterministic (seeded); the 0.6 margin is far from where the run ends."""
+    present). Deterministic (seeded): the loss ends near 0.25 x its start, far below 0.5 x."""
     m = _model(d_model=32, n_heads=4, n_layers=1).train()
     opt = torch.optim.Adam(m.parameters(), lr=3e-3)
     g = torch.Generator().manual_seed(0)
@@ -545,14 +557,14 @@ def test_a_few_training_steps_lower_the_loss():
     tgt = torch.cat([torch.zeros(16, 1, dtype=torch.long), src], dim=1)  # BOS = 0, then copy
     torch.manual_seed(0)
     losses = []
-    for _ in range(40):
+    for _ in range(25):
         logits = m(src, tgt[:, :-1]).logits
         loss = F.cross_entropy(logits.reshape(-1, 13), tgt[:, 1:].reshape(-1))
         opt.zero_grad()
         loss.backward()
         opt.step()
         losses.append(loss.item())
-    assert losses[-1] < 0.6 * losses[0]
+    assert losses[-1] < 0.5 * losses[0]
 
 
 def test_greedy_decode_agrees_with_the_full_forward():
