@@ -10,7 +10,9 @@ Shapes: B batch, T tokens, C features (d_model).
   layer would output them too); `padding_mask` says which ones to grey out.
 
 Both use the biased variance (divide by n), as `F.layer_norm` and `F.batch_norm` do when they
-normalise, and no affine scale/shift (gamma = 1, beta = 0).
+normalise, and no affine scale/shift (gamma = 1, beta = 0). The arithmetic runs in float64 and
+results come back in the input's dtype: with few tokens a feature's spread can be tiny next to
+its mean, and float32's cancellation in x - mean would then show in the normalised values.
 """
 
 from __future__ import annotations
@@ -67,31 +69,36 @@ def norm_statistics(
         raise ValueError(f"padding_mask must be a bool tensor of shape (B, T) = {(B, T)}")
     if not x.is_floating_point():
         x = x.float()
+    out_dtype = x.dtype
+    xd = x.double()  # (B, T, C) float64 for the arithmetic
 
     # LayerNorm: statistics over the feature axis, one pair per token
-    layer_var, layer_mean = torch.var_mean(x, dim=-1, correction=0)  # (B, T) each
-    layer_normed = (x - layer_mean[..., None]) / torch.sqrt(layer_var[..., None] + eps)
+    layer_var, layer_mean = torch.var_mean(xd, dim=-1, correction=0)  # (B, T) each
+    layer_normed = (xd - layer_mean[..., None]) / torch.sqrt(layer_var[..., None] + eps)
 
     # BatchNorm: statistics over the batch and time axes, one pair per feature
-    flat = x.reshape(B * T, C)  # (B*T, C)
+    flat = xd.reshape(B * T, C)  # (B*T, C)
     if padding_mask is not None:
         flat = flat[~padding_mask.reshape(B * T)]  # (N, C) real tokens only
     n = flat.shape[0]
     if n == 0:
         raise ValueError("every position is padding: BatchNorm has no token to average over")
     batch_var, batch_mean = torch.var_mean(flat, dim=0, correction=0)  # (C,) each
-    batch_normed = (x - batch_mean) / torch.sqrt(batch_var + eps)  # (B, T, C)
+    batch_normed = (xd - batch_mean) / torch.sqrt(batch_var + eps)  # (B, T, C)
+
+    def out(t: torch.Tensor) -> torch.Tensor:
+        return t.to(out_dtype)
 
     return NormStatistics(
         x=x,
         padding_mask=padding_mask,
         eps=float(eps),
-        layer_mean=layer_mean,
-        layer_std=layer_var.sqrt(),
-        layer_normed=layer_normed,
-        batch_mean=batch_mean,
-        batch_std=batch_var.sqrt(),
-        batch_normed=batch_normed,
+        layer_mean=out(layer_mean),
+        layer_std=out(layer_var.sqrt()),
+        layer_normed=out(layer_normed),
+        batch_mean=out(batch_mean),
+        batch_std=out(batch_var.sqrt()),
+        batch_normed=out(batch_normed),
         n_tokens=int(n),
     )
 
