@@ -1,5 +1,6 @@
 """Attention Lens core: pure computation (torch + numpy), no UI."""
 
+from .addnorm import DropoutResult, NormStatistics, attention_dropout, norm_statistics
 from .attention import AttentionTrace, MultiHeadAttention, causal_mask, padding_mask
 from .config import AttentionConfig, check_heads, valid_head_counts
 from .embed import embed_tokens, token_embedding
@@ -7,6 +8,18 @@ from .pipeline import SentenceAttention, build_attention, run_attention
 from .positional import layout_permutation, sinusoidal_encoding, wavelengths
 from .pretrained import PretrainedModel, PretrainedTrace, load_pretrained
 from .tokenize import MAX_TOKENS, TokenizedText, split_words, word_tokenize
+from .transformer import (
+    DecoderLayer,
+    DecoderLayerTrace,
+    DecoderOutput,
+    EncoderDecoder,
+    EncoderDecoderConfig,
+    EncoderDecoderTrace,
+    EncoderLayer,
+    EncoderLayerTrace,
+    EncoderOutput,
+    greedy_decode,
+)
 from .wordpiece import load_wordpiece, wordpiece_tokenize
 
 __all__ = [
@@ -34,4 +47,18 @@ __all__ = [
     "word_tokenize",
     "wordpiece_tokenize",
     "load_wordpiece",
+    "DecoderLayer",
+    "DecoderLayerTrace",
+    "DecoderOutput",
+    "DropoutResult",
+    "EncoderDecoder",
+    "EncoderDecoderConfig",
+    "EncoderDecoderTrace",
+    "EncoderLayer",
+    "EncoderLayerTrace",
+    "EncoderOutput",
+    "NormStatistics",
+    "attention_dropout",
+    "greedy_decode",
+    "norm_statistics",
 ]
