@@ -13,6 +13,8 @@ from ui.strings import LANGS
 _URL_LOADED = "shared._url_loaded"
 _URL_REJECTED = "shared._url_rejected"
 _PAGE = "shared._page"
+URL_INITIAL = "shared._url_initial"  # the link the session opened with, for the pages' own keys
+PAGE_URL = "shared._page_url"  # {page_id: {param: value}}: each page's own controls in the URL
 
 
 def _load_url_once() -> None:
@@ -20,6 +22,7 @@ def _load_url_once() -> None:
     if st.session_state.get(_URL_LOADED):
         return
     st.session_state[_URL_LOADED] = True
+    st.session_state[URL_INITIAL] = st.query_params.to_dict()
     values, rejected = state.parse_query_params(st.query_params.to_dict())
     for name, value in values.items():
         st.session_state[key(name)] = value
@@ -121,7 +124,10 @@ def render_sidebar(page_id: str = "") -> state.Settings:
             key=key("scoring"),
         )
     settings = state.current()
-    params = state.to_query_params(settings)
+    params = {
+        **state.to_query_params(settings),
+        **st.session_state.get(PAGE_URL, {}).get(page_id, {}),
+    }
     if st.query_params.to_dict() != params:
         st.query_params.from_dict(params)
     return settings

@@ -89,7 +89,7 @@ def current() -> Settings:
 
 
 # --- URL mirror ---------------------------------------------------------------------------
-def _parse_bool(raw: str) -> bool:
+def parse_bool(raw: str) -> bool:
     if raw in ("1", "true", "on"):
         return True
     if raw in ("0", "false", "off"):
@@ -97,7 +97,7 @@ def _parse_bool(raw: str) -> bool:
     raise ValueError(raw)
 
 
-def _parse_int(raw: str, lo: int, hi: int) -> int:
+def parse_int(raw: str, lo: int, hi: int) -> int:
     if not raw.isdigit() or len(raw) > 9:
         raise ValueError(raw)
     value = int(raw)
@@ -106,7 +106,7 @@ def _parse_int(raw: str, lo: int, hi: int) -> int:
     return value
 
 
-def _choice(options):
+def parse_choice(options):
     def parse(raw: str):
         if raw not in options:
             raise ValueError(raw)
@@ -117,15 +117,15 @@ def _choice(options):
 
 PARSERS = {
     "text": lambda raw: raw if len(raw) <= MAX_CHARS else raw[:MAX_CHARS],
-    "tokenizer": _choice(TOKENIZERS),
-    "d_model": lambda raw: D_MODELS[D_MODELS.index(_parse_int(raw, 1, 10_000))],
-    "n_heads": lambda raw: _parse_int(raw, 1, MAX_HEADS),
-    "seed": lambda raw: _parse_int(raw, 0, MAX_SEED),
-    "positional": _parse_bool,
-    "scale": _parse_bool,
-    "mask": _choice(MASKS),
-    "scoring": _choice(SCORINGS),
-    "lang": _choice(tuple(LANGS)),
+    "tokenizer": parse_choice(TOKENIZERS),
+    "d_model": lambda raw: D_MODELS[D_MODELS.index(parse_int(raw, 1, 10_000))],
+    "n_heads": lambda raw: parse_int(raw, 1, MAX_HEADS),
+    "seed": lambda raw: parse_int(raw, 0, MAX_SEED),
+    "positional": parse_bool,
+    "scale": parse_bool,
+    "mask": parse_choice(MASKS),
+    "scoring": parse_choice(SCORINGS),
+    "lang": parse_choice(tuple(LANGS)),
 }
 
 

@@ -5,7 +5,8 @@ import streamlit as st
 from ui import widgets
 from ui.compute.step import head_steps
 from ui.i18n import t
-from ui.page import keep_valid, open_page
+from ui.page import keep_valid, open_page, url_state
+from ui.state import parse_int
 from ui.sections import step as sections
 
 WINDOW = 64  # at most this many d_model / d_k dimensions per axis in one figure
@@ -35,6 +36,7 @@ def _window_picker(key: str, size: int, label: str, help: str, where) -> tuple[i
 
 
 settings = open_page("step")
+url_state("step", {K_HEAD: lambda r: parse_int(r, 0, 511), K_QUERY: lambda r: parse_int(r, 0, 511)})
 tokens = widgets.sentence_tokens(settings)
 config = settings.config()
 T, C, nh, dk = len(tokens), config.d_model, config.n_heads, config.d_k

@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 from mha_core import AttentionConfig, build_attention, run_attention, word_tokenize
-from tests.app.conftest import figures_by_key, make_app, plotly_array
+from tests.app.conftest import figures_by_key, make_app, plotly_array, run_app
 from ui.strings import STRINGS
 
 PAGE = "views/step.py"
@@ -315,3 +315,13 @@ def test_long_text_is_truncated_with_a_notice():
     assert _z(figures_by_key(at)["step.fig.weights"]).shape == (64, 64)
     at.selectbox(key="step.query").set_value(63).run()
     assert not at.exception
+
+
+def test_head_and_query_come_from_and_go_to_the_url():
+    at = run_app(PAGE, query={"head": "2", "query": "3"})
+    assert (at.session_state["step.head"], at.session_state["step.query"]) == (2, 3)
+    assert (at.query_params["head"], at.query_params["query"]) == ("2", "3")
+    at = run_app(PAGE, query={"head": "x9", "query": "999"})
+    assert "head" in at.warning[0].value
+    assert at.session_state["step.head"] == 0  # the default
+    assert at.session_state["step.query"] == len(DEFAULT_TOKENS) - 1  # nearest valid token
