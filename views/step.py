@@ -6,8 +6,8 @@ from ui import widgets
 from ui.compute.step import head_steps
 from ui.i18n import t
 from ui.page import keep_valid, open_page, url_state
-from ui.state import parse_int
 from ui.sections import step as sections
+from ui.state import parse_int
 
 WINDOW = 64  # at most this many d_model / d_k dimensions per axis in one figure
 K_HEAD, K_QUERY, K_DIMS, K_DK = "step.head", "step.query", "step.dims", "step.dk_dims"
