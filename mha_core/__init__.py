@@ -6,6 +6,20 @@ from .embed import embed_tokens, token_embedding
 from .pipeline import SentenceTrace, build_attention, run_attention
 from .positional import layout_permutation, sinusoidal_encoding, wavelengths
 from .pretrained import PretrainedModel, PretrainedTrace, load_pretrained
+from .reading import (
+    CLARK_2019,
+    CorpusStatistics,
+    ablate_heads,
+    attention_shares,
+    corpus_statistics,
+    head_ablation,
+    load_corpus,
+    rollout,
+    row_shares,
+    sentence_embedding,
+    transformed_value_norms,
+    value_norms,
+)
 from .tokenize import (
     MAX_TOKENS,
     TokenizedText,
@@ -40,4 +54,16 @@ __all__ = [
     "word_tokenize",
     "wordpiece_tokenize",
     "load_wordpiece",
+    "CLARK_2019",
+    "CorpusStatistics",
+    "ablate_heads",
+    "attention_shares",
+    "corpus_statistics",
+    "head_ablation",
+    "load_corpus",
+    "rollout",
+    "row_shares",
+    "sentence_embedding",
+    "transformed_value_norms",
+    "value_norms",
 ]
