@@ -285,19 +285,22 @@ def attention_shares(matrix, tokens: Sequence[str]) -> np.ndarray:
     Each is the mean over the query rows it is defined for, in float64.
     """
     m = matrix.detach().cpu().numpy() if isinstance(matrix, torch.Tensor) else np.asarray(matrix)
-    m = m.astype(np.float64)
     if m.ndim != 4 or m.shape[-1] != m.shape[-2] or m.shape[-1] != len(tokens):
         raise ValueError(
             f"matrix must be (layers, heads, T, T) with T = {len(tokens)} tokens, got {m.shape}"
         )
-    T = len(tokens)
+    L, nh, T, _ = m.shape
     toks = np.asarray(tokens, dtype=object)
     key_sets = (toks == "[CLS]", toks == "[SEP]", np.array([is_punctuation(t) for t in toks]))
-    out = [m[..., s].sum(axis=-1).mean(axis=-1) for s in key_sets]  # each (L, nh)
-    for offset in (-1, 1, 0):  # prev, next, self
-        diag = np.diagonal(m, offset=offset, axis1=-2, axis2=-1)  # (L, nh, T - |offset|)
-        out.append(diag.mean(axis=-1) if abs(offset) < T else np.full(m.shape[:2], np.nan))
-    return np.stack(out)  # (n_categories, L, nh)
+    out = np.full((len(CATEGORIES), L, nh), np.nan)  # (n_categories, L, nh)
+    for i in range(L):  # a layer at a time: float64 copies of (nh, T, T), not of the whole stack
+        w = m[i].astype(np.float64)  # (nh, T, T)
+        for c, keys in enumerate(key_sets):
+            out[c, i] = w[..., keys].sum(axis=-1).mean(axis=-1)  # (nh,)
+        for c, offset in enumerate((-1, 1, 0), start=len(key_sets)):  # prev, next, self
+            if abs(offset) < T:
+                out[c, i] = np.diagonal(w, offset=offset, axis1=-2, axis2=-1).mean(axis=-1)
+    return out
 
 
 class HeadShare(NamedTuple):
