@@ -1,5 +1,6 @@
 """Attention Lens core: pure computation (torch + numpy), no UI."""
 
+from .addnorm import DropoutResult, NormStatistics, attention_dropout, norm_statistics
 from .attention import AttentionTrace, MultiHeadAttention, causal_mask, padding_mask
 from .config import AttentionConfig, check_heads, valid_head_counts
 from .embed import embed_tokens, token_embedding
@@ -13,6 +14,18 @@ from .tokenize import (
     split_words,
     word_tokenize,
     wordpiece_tokenize,
+)
+from .transformer import (
+    DecoderLayer,
+    DecoderLayerTrace,
+    DecoderOutput,
+    EncoderDecoder,
+    EncoderDecoderConfig,
+    EncoderDecoderTrace,
+    EncoderLayer,
+    EncoderLayerTrace,
+    EncoderOutput,
+    greedy_decode,
 )
 
 __all__ = [
@@ -40,4 +53,18 @@ __all__ = [
     "word_tokenize",
     "wordpiece_tokenize",
     "load_wordpiece",
+    "DecoderLayer",
+    "DecoderLayerTrace",
+    "DecoderOutput",
+    "DropoutResult",
+    "EncoderDecoder",
+    "EncoderDecoderConfig",
+    "EncoderDecoderTrace",
+    "EncoderLayer",
+    "EncoderLayerTrace",
+    "EncoderOutput",
+    "NormStatistics",
+    "attention_dropout",
+    "greedy_decode",
+    "norm_statistics",
 ]
