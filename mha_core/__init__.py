@@ -15,6 +15,19 @@ from .tokenize import (
     word_tokenize,
     wordpiece_tokenize,
 )
+from .toy_tasks import TASKS, ToyBatch, ToyTask, get_task, mirror_index
+from .training import (
+    AttentionSnapshot,
+    HistoryRow,
+    Prediction,
+    ToyRun,
+    ToyTrainer,
+    TrainProgress,
+    TrainSettings,
+    evaluate,
+    predict,
+    train_toy,
+)
 from .transformer import (
     DecoderLayer,
     DecoderLayerTrace,
@@ -67,4 +80,19 @@ __all__ = [
     "attention_dropout",
     "greedy_decode",
     "norm_statistics",
+    "TASKS",
+    "AttentionSnapshot",
+    "HistoryRow",
+    "Prediction",
+    "ToyBatch",
+    "ToyRun",
+    "ToyTask",
+    "ToyTrainer",
+    "TrainProgress",
+    "TrainSettings",
+    "evaluate",
+    "get_task",
+    "mirror_index",
+    "predict",
+    "train_toy",
 ]

@@ -128,8 +128,11 @@ class ToyTask:
         """Padded length S = T of every batch: max_len symbols plus BOS or EOS."""
         return self.max_len + 1
 
-    def check(self, symbols: Sequence[str]) -> tuple[str, ...]:
-        """Validate an input sequence; return it as a tuple. Raises a readable ValueError."""
+    def check(self, symbols: Sequence[str], *, any_length: bool = False) -> tuple[str, ...]:
+        """Validate an input sequence; return it as a tuple. Raises a readable ValueError.
+
+        Lengths must be in min_len..max_len, or 1..max_len with `any_length`.
+        """
         symbols = tuple(symbols)
         unknown = sorted({s for s in symbols if s not in self.alphabet})
         if unknown:
@@ -137,20 +140,20 @@ class ToyTask:
                 f"unknown symbol(s) {', '.join(map(repr, unknown))}: "
                 f"use only {' '.join(self.alphabet)}"
             )
-        if not self.min_len <= len(symbols) <= self.max_len:
+        lo = 1 if any_length else self.min_len
+        if not lo <= len(symbols) <= self.max_len:
             raise ValueError(
-                f"a {self.name} sequence has {self.min_len} to {self.max_len} symbols, "
-                f"got {len(symbols)}"
+                f"a {self.name} sequence has {lo} to {self.max_len} symbols, got {len(symbols)}"
             )
         return symbols
 
-    def parse(self, text: str) -> tuple[str, ...]:
+    def parse(self, text: str, *, any_length: bool = False) -> tuple[str, ...]:
         """Symbols from user text: 'a b c', 'abc' and 'a,b,c' all give ('a', 'b', 'c')."""
         if all(len(s) == 1 for s in self.alphabet):
             symbols = [c for c in text if not c.isspace() and c not in ",;"]
         else:
             symbols = text.replace(",", " ").replace(";", " ").split()
-        return self.check(symbols)
+        return self.check(symbols, any_length=any_length)
 
     def encode(self, symbols: Sequence[str]) -> list[int]:
         return [self.vocab.index(s) for s in symbols]
@@ -167,8 +170,8 @@ class ToyTask:
         return tuple(out)
 
     def target(self, symbols: Sequence[str]) -> tuple[str, ...]:
-        """The correct output for an input sequence."""
-        return self.rule(self.check(symbols), self.alphabet)
+        """The correct output for an input sequence (of any length 1..max_len)."""
+        return self.rule(self.check(symbols, any_length=True), self.alphabet)
 
     # --- data ---------------------------------------------------------------------------------
     def batch(self, examples: Sequence[Sequence[str]]) -> ToyBatch:
