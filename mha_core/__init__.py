@@ -22,6 +22,19 @@ from .reading import (
     value_norms,
 )
 from .tokenize import MAX_TOKENS, TokenizedText, split_words, word_tokenize
+from .toy_tasks import TASKS, ToyBatch, ToyTask, get_task, mirror_index
+from .training import (
+    AttentionSnapshot,
+    HistoryRow,
+    Prediction,
+    ToyRun,
+    ToyTrainer,
+    TrainProgress,
+    TrainSettings,
+    evaluate,
+    predict,
+    train_toy,
+)
 from .transformer import (
     DecoderLayer,
     DecoderLayerTrace,
@@ -87,4 +100,19 @@ __all__ = [
     "sentence_embedding",
     "transformed_value_norms",
     "value_norms",
+    "TASKS",
+    "AttentionSnapshot",
+    "HistoryRow",
+    "Prediction",
+    "ToyBatch",
+    "ToyRun",
+    "ToyTask",
+    "ToyTrainer",
+    "TrainProgress",
+    "TrainSettings",
+    "evaluate",
+    "get_task",
+    "mirror_index",
+    "predict",
+    "train_toy",
 ]
