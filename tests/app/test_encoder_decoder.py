@@ -453,3 +453,12 @@ def test_markup_target_stays_literal_in_every_part():
     at = _run(target=target)
     assert _ticks(figures_by_key(at)[f"{P}.fig.cross"], "yaxis") == escaped
     _check_figures(at)
+
+
+def test_hostile_shared_url_parameters_fall_back_with_a_notice():
+    query = {"d_model": "-1", "n_heads": "<script>", "seed": "1e99", "lang": "xx", "text": "a b"}
+    at = run_app(PAGE, query=query)
+    notice = " ".join(w.value for w in at.warning)
+    for name in ("d_model", "n_heads", "seed", "lang"):
+        assert name in notice, f"{name} was rejected silently"
+    assert _ticks(figures_by_key(at)[f"{P}.fig.cross"], "xaxis") == ["a", "b"]
