@@ -12,7 +12,7 @@ EN = {
     "encoder_decoder.intro": "Multi-head attention at work in a small encoder-decoder "
     "Transformer built from this app's attention layer. The **encoder** reads the source "
     "sentence (the sidebar's); the **decoder** reads the target sentence below, each target "
-    "token seeing only the ones before it, and looks at the encoder's output through "
+    "token seeing only itself and the tokens before it, and looks at the encoder's output through "
     "**cross-attention**. The weights are random (seed {seed}), not trained: the page shows "
     "where each kind of attention may look, not what it has learned.",
     "encoder_decoder.settings_note": "Size, heads, seed, tokenizer and positional encoding come "
@@ -38,7 +38,7 @@ EN = {
     "encoder_decoder.layer": "Layer shown",
     "encoder_decoder.layer_option": "{l}",
     "encoder_decoder.layer_help": "Which layer's attention the page shows; 0 is the first. "
-    "Every decoder layer's cross-attention reads the output of the last encoder layer.",
+    "Every decoder layer's cross-attention reads the encoder's final output.",
     "encoder_decoder.pre_norm": "Pre-norm",
     "encoder_decoder.pre_norm_help": "Off: post-norm, as in the original paper: "
     "x → LayerNorm(x + Sublayer(x)). On: pre-norm, as in most recent models: "
@@ -203,7 +203,7 @@ ZH = {
     "encoder_decoder.title": "Transformer 内部:编码器与解码器",
     "encoder_decoder.intro": "多头注意力在一个小型编码器-解码器 Transformer 中的工作方式,该模型由"
     "本应用的注意力层搭建。**编码器**读取源句 (侧边栏中的句子);**解码器**读取下方的目标句,每个目标"
-    "标记只能看到它之前的标记,并通过**交叉注意力**查看编码器的输出。权重是随机的 (种子 {seed}),"
+    "标记只能看到它自己和它之前的标记,并通过**交叉注意力**查看编码器的输出。权重是随机的 (种子 {seed}),"
     "未经训练:本页展示的是每种注意力可以看向哪里,而不是它学到了什么。",
     "encoder_decoder.settings_note": "模型大小、头数、种子、分词器和位置编码来自侧边栏。侧边栏中的缩放、"
     "掩码和评分函数设置属于其他页面:Transformer 使用缩放点积注意力,因果掩码只用于解码器的自注意力。",
@@ -222,7 +222,7 @@ ZH = {
     "encoder_decoder.layer": "显示的层",
     "encoder_decoder.layer_option": "{l}",
     "encoder_decoder.layer_help": "本页显示哪一层的注意力;0 是第一层。每个解码器层的交叉注意力都读取"
-    "最后一个编码器层的输出。",
+    "编码器的最终输出。",
     "encoder_decoder.pre_norm": "前置归一化 (Pre-norm)",
     "encoder_decoder.pre_norm_help": "关闭:后置归一化 (post-norm),与原论文相同:"
     "x → LayerNorm(x + Sublayer(x))。打开:前置归一化 (pre-norm),与多数新模型相同:"
