@@ -7,6 +7,20 @@ from .embed import embed_tokens, token_embedding
 from .pipeline import SentenceAttention, build_attention, run_attention
 from .positional import layout_permutation, sinusoidal_encoding, wavelengths
 from .pretrained import PretrainedModel, PretrainedTrace, load_pretrained
+from .reading import (
+    CLARK_2019,
+    CorpusStatistics,
+    ablate_heads,
+    attention_shares,
+    corpus_statistics,
+    head_ablation,
+    load_corpus,
+    rollout,
+    row_shares,
+    sentence_embedding,
+    transformed_value_norms,
+    value_norms,
+)
 from .tokenize import MAX_TOKENS, TokenizedText, split_words, word_tokenize
 from .transformer import (
     DecoderLayer,
@@ -61,4 +75,16 @@ __all__ = [
     "attention_dropout",
     "greedy_decode",
     "norm_statistics",
+    "CLARK_2019",
+    "CorpusStatistics",
+    "ablate_heads",
+    "attention_shares",
+    "corpus_statistics",
+    "head_ablation",
+    "load_corpus",
+    "rollout",
+    "row_shares",
+    "sentence_embedding",
+    "transformed_value_norms",
+    "value_norms",
 ]

@@ -72,21 +72,17 @@ def _json_bytes(tokens: tuple[str, ...], config: AttentionConfig) -> bytes:
 def download_buttons(tokens: tuple[str, ...], config: AttentionConfig, key: str) -> None:
     """CSV of every weight (long form) and JSON of the whole trace; built only when clicked,
     and clicking does not rerun the page."""
-    d1, d2 = st.columns(2)
-    d1.download_button(
-        t("attention.download_csv"),
-        data=partial(_csv_bytes, tokens, config),
-        file_name="attention_weights.csv",
-        mime="text/csv",
-        on_click="ignore",
-        key=f"{key}.download_csv",
+    files = (
+        ("csv", _csv_bytes, "attention_weights.csv", "text/csv"),
+        ("json", _json_bytes, "attention_trace.json", "application/json"),
     )
-    d2.download_button(
-        t("attention.download_json"),
-        data=partial(_json_bytes, tokens, config),
-        file_name="attention_trace.json",
-        mime="application/json",
-        on_click="ignore",
-        key=f"{key}.download_json",
-    )
+    for col, (kind, build, file_name, mime) in zip(st.columns(len(files)), files):
+        col.download_button(
+            t(f"attention.download_{kind}"),
+            data=partial(build, tokens, config),
+            file_name=file_name,
+            mime=mime,
+            on_click="ignore",
+            key=f"{key}.download_{kind}",
+        )
     st.caption(t("attention.download_help"))

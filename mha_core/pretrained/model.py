@@ -237,3 +237,19 @@ class PretrainedModel(nn.Module):
         """Layer `layer`'s full AttentionTrace (q, k, v, scores, weights, ...), recomputed from
         the trace's hidden states; the same numbers as `trace.layers[layer]`."""
         return self.rehead(trace_or_text, layer, self.n_heads)
+
+    # --- reading heads (mha_core.reading) --------------------------------------------------
+    def value_norms(self, trace_or_text: PretrainedTrace | str) -> torch.Tensor:
+        """(L, nh, T, T) value-weighted norms || alpha_ij f_h(x_j) ||; see `reading.value_norms`."""
+        from ..reading import value_norms
+
+        return value_norms(self, trace_or_text)
+
+    def head_ablation(
+        self, trace_or_text: PretrainedTrace | str, text_pair: str | None = None
+    ) -> np.ndarray:
+        """(L, nh) 1 - cos of the sentence embedding with each head zeroed; see
+        `reading.head_ablation`."""
+        from ..reading import head_ablation
+
+        return head_ablation(self, trace_or_text, text_pair)

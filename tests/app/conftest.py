@@ -79,3 +79,10 @@ def plotly_array(v) -> np.ndarray:
 def page_text(at: AppTest) -> str:
     """The page's markdown, captions, infos and warnings as one string."""
     return "\n".join(e.value for e in [*at.markdown, *at.caption, *at.info, *at.warning])
+
+
+def figure(at: AppTest, key: str) -> dict:
+    """The figure drawn with widget key `key`; fails naming the keys there are."""
+    figs = figures_by_key(at)
+    assert key in figs, f"no chart {key}; have {list(figs)}"
+    return figs[key]

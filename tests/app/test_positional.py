@@ -10,24 +10,10 @@ import pytest
 
 from mha_core import AttentionConfig, positional, run_attention, word_tokenize
 from mha_core import permutation as pm
-from tests.app.conftest import figures_by_key, page_text, plotly_array, rerun, run_app
+from tests.app.conftest import figure, figures_by_key, page_text, plotly_array, rerun, run_app
 
 PE = "views/positional.py"
 TOKENS = ["I", "want", "to", "live", "in", "Europe", "."]
-
-
-def _run(page: str, **state):
-    return run_app(page, **state)
-
-
-def _fig(at, key: str) -> dict:
-    figs = figures_by_key(at)
-    assert key in figs, f"no chart {key}; have {list(figs)}"
-    return figs[key]
-
-
-def _keys(at) -> list[str]:
-    return list(figures_by_key(at))
 
 
 # --- Positional encoding ------------------------------------------------------------------------
@@ -45,17 +31,17 @@ PE_CHARTS = [
 
 
 def test_pe_default_page_shows_every_part():
-    at = _run(PE)
-    assert _keys(at) == PE_CHARTS
+    at = run_app(PE)
+    assert list(figures_by_key(at)) == PE_CHARTS
     assert at.latex  # the formula
     text = page_text(at)
     table = positional.positional_table(64, 64)
     assert f"the smallest is {table.value_min:.6f}, the largest {table.value_max:.6f}" in text
     assert f"at most {table.offset_spread:.2e}" in text
     assert "Only permuted" in text and "The pattern changed" in text
-    heat = plotly_array(_fig(at, "positional.heatmap_fig")["data"][0]["z"])
+    heat = plotly_array(figure(at, "positional.heatmap_fig")["data"][0]["z"])
     np.testing.assert_allclose(heat, table.pe.astype(np.float32))
-    curves = _fig(at, "positional.curves_fig")["data"]
+    curves = figure(at, "positional.curves_fig")["data"]
     assert len(curves) == 6  # default: a few low and high dimensions
     dims = at.session_state["positional.dims"]
     assert min(dims) == 0 and max(dims) == 63
@@ -64,16 +50,16 @@ def test_pe_default_page_shows_every_part():
 
 
 def test_pe_sliders_resize_every_table():
-    at = _run(PE)
+    at = run_app(PE)
     at.slider(key="positional.d_model").set_value(16)
     at.slider(key="positional.n_positions").set_value(30)
     rerun(at)
     table = positional.positional_table(30, 16)
-    assert plotly_array(_fig(at, "positional.heatmap_fig")["data"][0]["z"]).shape == (30, 16)
-    assert plotly_array(_fig(at, "positional.similarity_fig")["data"][0]["z"]).shape == (30, 30)
-    wl = _fig(at, "positional.wavelength_fig")["data"][0]
+    assert plotly_array(figure(at, "positional.heatmap_fig")["data"][0]["z"]).shape == (30, 16)
+    assert plotly_array(figure(at, "positional.similarity_fig")["data"][0]["z"]).shape == (30, 30)
+    wl = figure(at, "positional.wavelength_fig")["data"][0]
     np.testing.assert_allclose(plotly_array(wl["y"]), table.wavelengths, rtol=1e-6)
-    left, right = _fig(at, "positional.layouts_fig")["data"]
+    left, right = figure(at, "positional.layouts_fig")["data"]
     np.testing.assert_allclose(plotly_array(right["z"]), table.concatenated.astype(np.float32))
     assert "permutation of the 16 dimensions" in page_text(at)
     assert "[0, 8, 1, 9, 2, 10, 3, 11, 4, 12, 5, 13…]" in page_text(at)
@@ -82,22 +68,22 @@ def test_pe_sliders_resize_every_table():
 
 
 def test_pe_dimension_picker_and_empty_choice():
-    at = _run(PE)
+    at = run_app(PE)
     at.multiselect(key="positional.dims").set_value([2, 5])
     rerun(at)
-    curves = _fig(at, "positional.curves_fig")["data"]
+    curves = figure(at, "positional.curves_fig")["data"]
     table = positional.positional_table(64, 64)
     assert len(curves) == 2
     np.testing.assert_allclose(plotly_array(curves[1]["y"]), table.pe[:, 5])
     assert "dim 5 · cos" in curves[1]["name"]
     at.multiselect(key="positional.dims").set_value([])
     rerun(at)
-    assert "positional.curves_fig" not in _keys(at)
+    assert "positional.curves_fig" not in list(figures_by_key(at))
     assert "Choose at least one dimension" in page_text(at)
 
 
 def test_pe_dims_out_of_range_after_d_model_shrinks_fall_back_to_defaults():
-    at = _run(PE, **{"positional.dims": [40, 41]})
+    at = run_app(PE, **{"positional.dims": [40, 41]})
     at.slider(key="positional.d_model").set_value(8)
     rerun(at)
     dims = at.session_state["positional.dims"]
@@ -105,10 +91,10 @@ def test_pe_dims_out_of_range_after_d_model_shrinks_fall_back_to_defaults():
 
 
 def test_pe_anchor_slider_adds_its_profile():
-    at = _run(PE)
+    at = run_app(PE)
     at.slider(key="positional.anchor").set_value(10)
     rerun(at)
-    data = _fig(at, "positional.offset_fig")["data"]
+    data = figure(at, "positional.offset_fig")["data"]
     assert [d["name"] for d in data[1:]] == ["PE(0)·PE(0+k)", "PE(10)·PE(10+k)"]
     table = positional.positional_table(64, 64)
     np.testing.assert_allclose(plotly_array(data[2]["y"]), table.similarity[10])
@@ -116,7 +102,7 @@ def test_pe_anchor_slider_adds_its_profile():
 
 
 def test_pe_anchor_is_kept_and_clamped_when_positions_change():
-    at = _run(PE)
+    at = run_app(PE)
     at.slider(key="positional.anchor").set_value(60)
     rerun(at)
     at.slider(key="positional.n_positions").set_value(100)
@@ -125,12 +111,12 @@ def test_pe_anchor_is_kept_and_clamped_when_positions_change():
     at.slider(key="positional.n_positions").set_value(20)
     rerun(at)
     assert at.session_state["positional.anchor"] == 19  # clamped to the last position
-    names = [d["name"] for d in _fig(at, "positional.offset_fig")["data"][1:]]
+    names = [d["name"] for d in figure(at, "positional.offset_fig")["data"][1:]]
     assert names == ["PE(0)·PE(0+k)", "PE(19)·PE(19+k)"]
 
 
 def test_pe_shuffle_controls_and_head_picker():
-    at = _run(PE)
+    at = run_app(PE)
     at.number_input(key="positional.shuffle_seed").set_value(5)
     at.selectbox(key="positional.head").set_value(2)
     rerun(at)
@@ -138,7 +124,7 @@ def test_pe_shuffle_controls_and_head_picker():
     assert f"perm = [{', '.join(map(str, perm.tolist()))}]" in page_text(at)
     shuffled = [TOKENS[i] for i in perm]
     for with_pe, key in ((False, "positional.shuffle_fig_0"), (True, "positional.shuffle_fig_1")):
-        fig = _fig(at, key)
+        fig = figure(at, key)
         cfg = AttentionConfig(positional=with_pe)
         a = run_attention(TOKENS, cfg).attention.weights[0, 2].numpy()
         b = run_attention(shuffled, cfg).attention.weights[0, 2].numpy()
@@ -146,7 +132,7 @@ def test_pe_shuffle_controls_and_head_picker():
         np.testing.assert_allclose(plotly_array(fig["data"][1]["z"]), b, atol=1e-7)
         np.testing.assert_allclose(plotly_array(fig["data"][2]["z"]), a[perm][:, perm], atol=1e-7)
         assert fig["layout"]["xaxis2"]["ticktext"] == shuffled
-    p = plotly_array(_fig(at, "positional.perm_fig")["data"][0]["z"])
+    p = plotly_array(figure(at, "positional.perm_fig")["data"][0]["z"])
     np.testing.assert_array_equal(p, pm.permutation_matrix(perm))
     at.button(key="positional.reshuffle").click()
     rerun(at)
@@ -156,12 +142,12 @@ def test_pe_shuffle_controls_and_head_picker():
 
 
 def test_pe_head_resets_when_the_sidebar_has_fewer_heads():
-    at = _run(PE, **{"positional.head": 3, "shared.n_heads": 2})
+    at = run_app(PE, **{"positional.head": 3, "shared.n_heads": 2})
     assert at.session_state["positional.head"] == 0
 
 
 def test_pe_verdicts_are_computed():
-    at = _run(PE, **{"shared.text": "the cat saw the dog"})
+    at = run_app(PE, **{"shared.text": "the cat saw the dog"})
     tokens = ["the", "cat", "saw", "the", "dog"]
     perm = pm.shuffle_permutation(5, 0)
     off = pm.shuffle_attention(tokens, AttentionConfig(positional=False), perm)
@@ -172,7 +158,7 @@ def test_pe_verdicts_are_computed():
 
 
 def test_pe_causal_mask_is_explained_and_ignored():
-    at = _run(PE, **{"shared.mask": "causal"})
+    at = run_app(PE, **{"shared.mask": "causal"})
     text = page_text(at)
     assert "a causal mask is tied to positions" in text
     assert "Only permuted" in text
@@ -180,24 +166,24 @@ def test_pe_causal_mask_is_explained_and_ignored():
 
 @pytest.mark.parametrize("text,message", [("", "Type a sentence"), ("hello", "at least two")])
 def test_pe_too_short_sentences_give_a_message(text, message):
-    at = _run(PE, **{"shared.text": text})
+    at = run_app(PE, **{"shared.text": text})
     assert message in page_text(at)
-    assert "positional.shuffle_fig_0" not in _keys(at)
-    assert "positional.heatmap_fig" in _keys(at)  # the rest of the page still works
+    assert "positional.shuffle_fig_0" not in list(figures_by_key(at))
+    assert "positional.heatmap_fig" in list(figures_by_key(at))  # the rest of the page still works
     assert at.session_state["shared.text"] == text
 
 
 def test_pe_markup_tokens_are_literal():
     text = "<b>x</b> <img src=x onerror=alert(1)> plain"
-    at = _run(PE, **{"shared.text": text})
+    at = run_app(PE, **{"shared.text": text})
     tokens = word_tokenize(text).tokens
     escaped = [t.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;") for t in tokens]
-    fig = _fig(at, "positional.shuffle_fig_0")
+    fig = figure(at, "positional.shuffle_fig_0")
     assert fig["layout"]["xaxis"]["ticktext"] == escaped
     assert "<b>" not in json.dumps(fig["layout"])
 
 
 def test_pe_in_chinese():
-    at = _run(PE, **{"shared.lang": "zh"})
+    at = run_app(PE, **{"shared.lang": "zh"})
     assert at.title[0].value == "位置编码"
     assert "只是置换" in page_text(at)

@@ -11,24 +11,10 @@ import pytest
 
 from mha_core import AttentionConfig, run_attention
 from mha_core import scaling as sc
-from tests.app.conftest import figures_by_key, page_text, plotly_array, rerun, run_app
+from tests.app.conftest import figure, figures_by_key, page_text, plotly_array, rerun, run_app
 
 SCALING = "views/scaling.py"
 TOKENS = ["I", "want", "to", "live", "in", "Europe", "."]
-
-
-def _run(page: str, **state):
-    return run_app(page, **state)
-
-
-def _fig(at, key: str) -> dict:
-    figs = figures_by_key(at)
-    assert key in figs, f"no chart {key}; have {list(figs)}"
-    return figs[key]
-
-
-def _keys(at) -> list[str]:
-    return list(figures_by_key(at))
 
 
 # --- Scaling lab ------------------------------------------------------------------------------
@@ -43,34 +29,36 @@ SCALING_CHARTS = [
 
 
 def test_scaling_default_page_states_numbers_computed_from_the_core():
-    at = _run(SCALING)
-    assert _keys(at) == SCALING_CHARTS
+    at = run_app(SCALING)
+    assert list(figures_by_key(at)) == SCALING_CHARTS
     stats = sc.dot_product_stats(sc.D_K_GRID, 4000, 0, "normal")
     text = page_text(at)
     assert f"measured std of q·k is **{stats.std[-1]:.3f}** against √d_k = 32.000" in text
     assert f"between **{stats.scaled_std.min():.3f}** and **{stats.scaled_std.max():.3f}**" in text
-    fig = _fig(at, "scaling.std_fig")
+    fig = figure(at, "scaling.std_fig")
     np.testing.assert_allclose(plotly_array(fig["data"][0]["y"]), stats.std)
     np.testing.assert_allclose(plotly_array(fig["data"][1]["y"]), np.sqrt(sc.D_K_GRID))
     curves = sc.saturation_curves(sc.D_K_GRID, 16, 250, 0, "normal")
     assert f"mean max weight **{curves.max_weight[0, -1]:.3f}**" in text
-    sat = _fig(at, "scaling.sat_fig")["data"]
+    sat = figure(at, "scaling.sat_fig")["data"]
     np.testing.assert_allclose(plotly_array(sat[0]["y"]), curves.max_weight[0])
     np.testing.assert_allclose(plotly_array(sat[4]["y"]), curves.entropy[1])
 
 
 @pytest.mark.parametrize("distribution", sc.DISTRIBUTIONS)
 def test_scaling_distribution_radio(distribution):
-    at = _run(SCALING)
+    at = run_app(SCALING)
     at.radio(key="scaling.distribution").set_value(distribution)
     rerun(at)
     stats = sc.dot_product_stats(sc.D_K_GRID, 4000, 0, distribution)
-    np.testing.assert_allclose(plotly_array(_fig(at, "scaling.std_fig")["data"][0]["y"]), stats.std)
+    np.testing.assert_allclose(
+        plotly_array(figure(at, "scaling.std_fig")["data"][0]["y"]), stats.std
+    )
     assert f"**{stats.std[-1]:.3f}**" in page_text(at)
 
 
 def test_scaling_samples_and_histogram_d_k():
-    at = _run(SCALING)
+    at = run_app(SCALING)
     at.select_slider(key="scaling.samples").set_value(1000)
     at.select_slider(key="scaling.hist_d_k").set_value(256)
     rerun(at)
@@ -80,13 +68,13 @@ def test_scaling_samples_and_histogram_d_k():
     assert "With 1,000 samples per d_k" in text
     lo, hi = s.unscaled_range
     assert f"At d_k = 256 the sampled unscaled scores range from {lo:.2f} to {hi:.2f}" in text
-    hist = _fig(at, "scaling.hist_fig")["data"]
+    hist = figure(at, "scaling.hist_fig")["data"]
     np.testing.assert_allclose(plotly_array(hist[0]["x"]), s.unscaled)
     np.testing.assert_allclose(plotly_array(hist[1]["x"]), s.scaled)
 
 
 def test_scaling_keys_per_query_slider():
-    at = _run(SCALING)
+    at = run_app(SCALING)
     at.slider(key="scaling.n_keys").set_value(4)
     rerun(at)
     curves = sc.saturation_curves(sc.D_K_GRID, 4, 1000, 0, "normal")
@@ -97,9 +85,11 @@ def test_scaling_keys_per_query_slider():
 
 
 def test_scaling_sidebar_seed_changes_the_draws():
-    at = _run(SCALING, **{"shared.seed": 7})
+    at = run_app(SCALING, **{"shared.seed": 7})
     stats = sc.dot_product_stats(sc.D_K_GRID, 4000, 7, "normal")
-    np.testing.assert_allclose(plotly_array(_fig(at, "scaling.std_fig")["data"][0]["y"]), stats.std)
+    np.testing.assert_allclose(
+        plotly_array(figure(at, "scaling.std_fig")["data"][0]["y"]), stats.std
+    )
     assert "sidebar (7)" in page_text(at)
 
 
@@ -110,23 +100,23 @@ def _sentence_weights(tokens, head, **kw):
 
 
 def test_scaling_head_picker_shows_that_heads_weights():
-    at = _run(SCALING)
+    at = run_app(SCALING)
     at.selectbox(key="scaling.head").set_value(3)
     rerun(at)
     scaled, unscaled, _ = _sentence_weights(TOKENS, 3)
-    left, right = _fig(at, "scaling.pair_fig")["data"]
+    left, right = figure(at, "scaling.pair_fig")["data"]
     np.testing.assert_allclose(plotly_array(left["z"]), scaled, atol=1e-7)
     np.testing.assert_allclose(plotly_array(right["z"]), unscaled, atol=1e-7)
     assert left["coloraxis"] == right["coloraxis"]
 
 
 def test_scaling_temperature_slider_and_sqrt_toggle():
-    at = _run(SCALING)
+    at = run_app(SCALING)
     at.select_slider(key="scaling.tau").set_value(2.0)
     rerun(at)
     _, _, unscaled = _sentence_weights(TOKENS, 0)
     raw = unscaled.scores[0].double()  # (nh, T, T) Q K^T
-    z = plotly_array(_fig(at, "scaling.temp_fig")["data"][0]["z"])
+    z = plotly_array(figure(at, "scaling.temp_fig")["data"][0]["z"])
     np.testing.assert_allclose(z, (raw[0] / 2.0).softmax(-1).numpy(), atol=1e-6)
     tempered = run_attention(TOKENS, AttentionConfig(scale=False, temperature=2.0)).attention
     scaled = run_attention(TOKENS, AttentionConfig(scale=True)).attention
@@ -139,14 +129,14 @@ def test_scaling_temperature_slider_and_sqrt_toggle():
     assert at.select_slider(key="scaling.tau").disabled
     assert "At τ = 4:" in page_text(at)
     assert "**0.00e+00**" in page_text(at)
-    z = plotly_array(_fig(at, "scaling.temp_fig")["data"][0]["z"])
-    np.testing.assert_allclose(z, plotly_array(_fig(at, "scaling.pair_fig")["data"][0]["z"]))
+    z = plotly_array(figure(at, "scaling.temp_fig")["data"][0]["z"])
+    np.testing.assert_allclose(z, plotly_array(figure(at, "scaling.pair_fig")["data"][0]["z"]))
 
 
 def test_scaling_uses_the_sidebar_model_and_mask():
-    at = _run(SCALING, **{"shared.d_model": 96, "shared.n_heads": 6, "shared.mask": "causal"})
+    at = run_app(SCALING, **{"shared.d_model": 96, "shared.n_heads": 6, "shared.mask": "causal"})
     scaled, unscaled, _ = _sentence_weights(TOKENS, 0, d_model=96, n_heads=6, mask="causal")
-    left, right = _fig(at, "scaling.pair_fig")["data"]
+    left, right = figure(at, "scaling.pair_fig")["data"]
     np.testing.assert_allclose(plotly_array(right["z"]), unscaled, atol=1e-7)
     assert np.triu(plotly_array(left["z"]), 1).max() == 0.0
     assert "d_k = 16" in page_text(at)
@@ -154,46 +144,46 @@ def test_scaling_uses_the_sidebar_model_and_mask():
 
 
 def test_scaling_additive_sidebar_falls_back_to_dot_product():
-    at = _run(SCALING, **{"shared.scoring": "additive"})
+    at = run_app(SCALING, **{"shared.scoring": "additive"})
     assert "additive scores" in page_text(at)
     scaled, _, _ = _sentence_weights(TOKENS, 0)
     np.testing.assert_allclose(
-        plotly_array(_fig(at, "scaling.pair_fig")["data"][0]["z"]), scaled, atol=1e-7
+        plotly_array(figure(at, "scaling.pair_fig")["data"][0]["z"]), scaled, atol=1e-7
     )
 
 
 def test_scaling_head_resets_when_the_sidebar_has_fewer_heads():
-    at = _run(SCALING, **{"scaling.head": 3, "shared.n_heads": 1})
+    at = run_app(SCALING, **{"scaling.head": 3, "shared.n_heads": 1})
     assert at.session_state["scaling.head"] == 0
 
 
 def test_scaling_empty_sentence_keeps_the_random_vector_parts():
-    at = _run(SCALING, **{"shared.text": "   "})
-    assert _keys(at) == SCALING_CHARTS[:3]
+    at = run_app(SCALING, **{"shared.text": "   "})
+    assert list(figures_by_key(at)) == SCALING_CHARTS[:3]
     assert "Type a sentence" in page_text(at)
 
 
 def test_scaling_single_token_has_no_nan():
-    at = _run(SCALING, **{"shared.text": "hello"})
+    at = run_app(SCALING, **{"shared.text": "hello"})
     assert not re.search(r"\bnan\b", page_text(at).lower())
-    z = plotly_array(_fig(at, "scaling.pair_fig")["data"][0]["z"])
+    z = plotly_array(figure(at, "scaling.pair_fig")["data"][0]["z"])
     assert z.shape == (1, 1) and z[0, 0] == 1.0
 
 
 def test_scaling_in_chinese():
-    at = _run(SCALING, **{"shared.lang": "zh"})
+    at = run_app(SCALING, **{"shared.lang": "zh"})
     assert at.title[0].value == "缩放实验:为什么除以 √d_k?"
     assert "实测标准差" in page_text(at)
 
 
 def test_scaling_extreme_settings_stay_finite():
     """d_k = 512 unscaled at the lowest temperature: saturated but never NaN or inf."""
-    at = _run(SCALING, **{"shared.d_model": 512, "shared.n_heads": 1, "scaling.tau": 0.25})
+    at = run_app(SCALING, **{"shared.d_model": 512, "shared.n_heads": 1, "scaling.tau": 0.25})
     assert not re.search(r"\b(nan|inf)\b", page_text(at).lower())
     for key in ("scaling.pair_fig", "scaling.temp_fig"):
-        for trace in _fig(at, key)["data"]:
+        for trace in figure(at, key)["data"]:
             z = plotly_array(trace["z"]).astype(np.float64)
             assert np.isfinite(z).all()
             np.testing.assert_allclose(z.sum(axis=1), 1.0, atol=1e-5)
-    curve = _fig(at, "scaling.temp_curve_fig")["data"]
+    curve = figure(at, "scaling.temp_curve_fig")["data"]
     assert all(np.isfinite(plotly_array(d["y"]).astype(float)).all() for d in curve)
