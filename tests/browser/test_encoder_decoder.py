@@ -1,0 +1,119 @@
+"""The Encoder-decoder page in a real Chromium against a real `streamlit run`."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.browser.conftest import wait_for_app
+
+pytestmark = pytest.mark.browser
+
+URL_PATH = "encoder_decoder"  # Streamlit derives it from views/encoder_decoder.py
+TITLE_EN = "Inside the Transformer: encoder and decoder"
+TARGET_LABEL = "Target sentence (what the decoder reads)"
+SRC = ["I", "want", "to", "live", "in", "Europe", "."]
+TGT = ["Je", "veux", "vivre", "en", "Europe", "."]
+N_FIGS = 5  # diagram, encoder heads, decoder heads, causal mask, cross-attention heads
+
+
+def _wait_figures(pg, n: int, timeout: float = 60_000) -> None:
+    pg.wait_for_function(
+        "(n) => document.querySelectorAll('.js-plotly-plot').length === n"
+        " && [...document.querySelectorAll('.js-plotly-plot')].every(g => g._fullLayout)",
+        arg=n,
+        timeout=timeout,
+    )
+
+
+def _heatmap_figures(pg) -> list[dict]:
+    """Per figure: the tick text of its first axes, the shape of each heatmap's z, and the
+    tick text drawn (SVG text, as a person sees it)."""
+    return pg.evaluate(
+        """() => [...document.querySelectorAll('.js-plotly-plot')].map(g => ({
+            xticks: (g._fullLayout.xaxis && g._fullLayout.xaxis.ticktext) || null,
+            yticks: (g._fullLayout.yaxis && g._fullLayout.yaxis.ticktext) || null,
+            shapes: g._fullData.filter(d => d.type === 'heatmap')
+                .map(d => [d.z.length, d.z[0].length]),
+            drawnX: [...g.querySelectorAll('.xtick text')].map(t => t.textContent),
+            drawnY: [...g.querySelectorAll('.ytick text')].map(t => t.textContent),
+            text: g.querySelector('svg.main-svg') ? g.textContent : '',
+        }))"""
+    )
+
+
+def _cross(figs, src, tgt) -> dict:
+    """The cross-attention figure: x ticks the source, y ticks the target, 4 heatmaps."""
+    found = [f for f in figs if f["xticks"] == src and f["yticks"] == tgt and len(f["shapes"]) > 1]
+    assert len(found) == 1, [(f["xticks"], f["yticks"]) for f in figs]
+    return found[0]
+
+
+def test_page_renders_with_a_rectangular_cross_attention(app_url, page, tmp_path):
+    page.goto(app_url)
+    wait_for_app(page)
+    page.get_by_role("link", name="Encoder-decoder").click()
+    wait_for_app(page)
+    page.get_by_role("heading", name=TITLE_EN).wait_for()
+    assert page.url.split("?")[0].endswith("/" + URL_PATH)
+    _wait_figures(page, N_FIGS)
+    figs = _heatmap_figures(page)
+    cross = _cross(figs, SRC, TGT)
+    assert cross["shapes"] == [[6, 7]] * 4  # target queries x source keys, every head
+    assert cross["drawnX"][:7] == SRC and cross["drawnY"][:6] == TGT
+    square = [f for f in figs if f["xticks"] == SRC and f["yticks"] == SRC]
+    assert square and square[0]["shapes"] == [[7, 7]] * 4  # the encoder's is square
+    assert page.dialogs == []
+    page.screenshot(path=str(tmp_path / "encoder_decoder.png"), full_page=True)
+
+
+def test_markup_in_both_sentences_stays_literal(app_url, page):
+    page.goto(f"{app_url}/{URL_PATH}")
+    wait_for_app(page)
+    page.get_by_role("heading", name=TITLE_EN).wait_for()
+    box = page.get_by_role("textbox", name="Sentence", exact=True)
+    box.fill("<b>x</b> <img src=x onerror=alert(1)>")
+    box.press("Control+Enter")
+    wait_for_app(page)
+    target = page.get_by_role("textbox", name=TARGET_LABEL)
+    target.fill('<a href="https://example.com">y</a> <span style="font-size:400px">W</span>')
+    target.press("Enter")
+    wait_for_app(page)
+    src = ["&lt;", "b", "&gt;", "x", "&lt;", "/", "b", "&gt;"]
+    page.wait_for_function(
+        "(first) => [...document.querySelectorAll('.js-plotly-plot')].some(g => g._fullLayout"
+        " && g._fullLayout.yaxis && (g._fullLayout.yaxis.ticktext || [])[1] === first)",
+        arg="a",  # the target's second token: "<", "a", "href", ...
+        timeout=60_000,
+    )
+    _wait_figures(page, N_FIGS)
+    figs = _heatmap_figures(page)
+    cross = [
+        f
+        for f in figs
+        if (f["yticks"] or [])[:2] == ["&lt;", "a"] and (f["xticks"] or [])[: len(src)] == src
+    ]
+    assert len(cross) == 1, [(f["xticks"], f["yticks"]) for f in figs]
+    cross = cross[0]
+    assert cross["shapes"] == [[36, 20]] * 4  # 36 target queries x 20 source keys
+    assert cross["drawnX"][:4] == ["<", "b", ">", "x"]  # escaped in the spec, drawn literally
+    assert cross["drawnY"][:3] == ["<", "a", "href"]
+    assert "onerror=alert(1)>" in "".join(cross["drawnX"])
+    plots = page.locator(".js-plotly-plot")
+    for tag in ("a", "img", "b", "span[style*='400px']"):
+        assert plots.locator(tag).count() == 0, f"a <{tag}> element was created"
+    # the padding part writes the tokens into the cells of the padding mask: literal too
+    page.get_by_text("Padding", exact=True).click()
+    wait_for_app(page)
+    cells_js = (
+        "() => { const g = [...document.querySelectorAll('.js-plotly-plot')].find(g =>"
+        " g._fullLayout && (g._fullLayout.title.text || '').includes('Padding mask'));"
+        " return g ? [...g.querySelectorAll('.heatmap-label text')].map(t => t.textContent) : []; }"
+    )
+    page.wait_for_function(f"() => ({cells_js})().length > 0", timeout=60_000)
+    cells = page.evaluate(cells_js)
+    source = ["<", "b", ">", "x", "<", "/", "b", ">", "<", "img", "src", "=", "x", "onerror"]
+    assert cells[: len(source)] == source  # sentence 1, cell by cell, as typed
+    assert cells[20:23] == ["<", "b", ">"] and cells[23] == "[PAD]"  # its first 3 tokens, padded
+    assert plots.locator("img").count() == 0 and plots.locator("b").count() == 0
+    assert page.dialogs == []
+    assert target.input_value().startswith('<a href="https://example.com">')

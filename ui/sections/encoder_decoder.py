@@ -1,0 +1,488 @@
+"""The encoder-decoder page's sections: the sentences, the page's controls, the block diagram and
+one function per part (attention, padding, Add & Norm, dropout), each drawing from a result of
+`ui.compute.encoder_decoder` and the reader's choices, nothing else."""
+
+from __future__ import annotations
+
+import pandas as pd
+import streamlit as st
+
+import viz
+from mha_core import MAX_TOKENS, EncoderDecoderConfig
+from mha_core.encdec_view import BatchView, DropoutView, PairAttention
+from ui import widgets
+from ui.compute.attention import tokenize
+from ui.i18n import t
+from ui.page import keep_valid
+from ui.state import (
+    MAX_HEADS,
+    MAX_SEED,
+    URL_TEXT_CHARS,
+    parse_bool,
+    parse_choice,
+    parse_int,
+)
+from viz.matrix import matrix_heatmap
+from viz.transformer import (
+    DIAGRAM_LABELS,
+    block_diagram,
+    mask_figure,
+    normalised_matrix,
+    padding_mask_figure,
+)
+
+P = "encoder_decoder"
+K_TARGET = f"{P}.target"
+K_LAYERS = f"{P}.layers"
+K_LAYER = f"{P}.layer"
+K_PRE_NORM = f"{P}.pre_norm"
+K_PART = f"{P}.part"
+K_CUT = f"{P}.cut"
+K_HEAD = f"{P}.head"
+K_P = f"{P}.p"
+K_DROP_SEED = f"{P}.dropout_seed"
+
+PARTS = ("attention", "padding", "addnorm", "dropout")
+LAYER_COUNTS = (1, 2, 3, 4)
+DROPOUT_PS = tuple(round(0.05 * i, 2) for i in range(19))  # 0.0 ... 0.9
+DEFAULT_TARGET = "Je veux vivre en Europe."
+DEFAULTS = {
+    K_TARGET: DEFAULT_TARGET,
+    K_LAYERS: 2,
+    K_LAYER: 0,
+    K_PRE_NORM: False,
+    K_PART: "attention",
+    K_CUT: 3,
+    K_HEAD: 0,
+    K_P: 0.2,
+    K_DROP_SEED: 0,
+}
+# the page's own widgets drawn only for some parts (kept while another part is shown)
+PART_KEYS = {"padding": (K_CUT, K_HEAD), "addnorm": (K_CUT,), "dropout": (K_P, K_HEAD)}
+
+
+def _num(x: float) -> str:
+    """A computed number as the page states it: 3 significant digits, exact 0 as "0"."""
+    return f"{x:.3g}"
+
+
+def _plot(fig, key: str, where=None) -> None:
+    if where is None:
+        widgets.plot(fig, key=key)
+        return
+    with where:
+        widgets.plot(fig, key=key)
+
+
+# --- the sentences ---------------------------------------------------------------------------
+def sentence_tokens(text: str, tokenizer: str, which: str) -> list[str]:
+    """Tokens of the source ("source": the sidebar's sentence, the shared notices) or of the
+    target ("target"); a notice when there are none (empty list) or when the text was cut."""
+    prefix = "msg" if which == "source" else f"{P}.target"
+    if not text.strip():
+        st.info(t(f"{prefix}.empty"))
+        return []
+    tok = tokenize(text, tokenizer, MAX_TOKENS)
+    if not tok.tokens:
+        st.info(t(f"{prefix}.no_tokens" if which == "target" else "msg.no_tokens"))
+        return []
+    if tok.truncated:
+        st.warning(t(f"{prefix}.truncated", n_total=tok.n_total, limit=MAX_TOKENS))
+    return list(tok.tokens)
+
+
+def keep_controls(drawn: set[str]) -> None:
+    """Part controls not drawn in this run keep their values (Streamlit forgets the value of a
+    widget that is not drawn): set them again from the script."""
+    ss = st.session_state
+    for key in {k for keys in PART_KEYS.values() for k in keys} - drawn:
+        if key in ss:
+            ss[key] = ss[key]
+
+
+def part_keys(part: str, n_src: int) -> set[str]:
+    """The part controls drawn for `part` on a source of `n_src` tokens."""
+    keys = set(PART_KEYS.get(part, ()))
+    if n_src < 3:  # no choice of cut: sentence 2 is 1 token (or there is no sentence 2)
+        keys.discard(K_CUT)
+    return keys
+
+
+# --- the controls ----------------------------------------------------------------------------
+def model_controls() -> tuple[int, int, bool]:
+    """Layers N, the layer shown, pre-norm: (n_layers, layer, norm_first)."""
+    c1, c2, c3 = st.columns(3)
+    n_layers = c1.select_slider(
+        t(f"{P}.layers"), LAYER_COUNTS, key=K_LAYERS, help=t(f"{P}.layers_help")
+    )
+    keep_valid(K_LAYER, list(range(n_layers)))
+    layer = c2.selectbox(
+        t(f"{P}.layer"),
+        range(n_layers),
+        format_func=lambda v: t(f"{P}.layer_option", l=v),
+        key=K_LAYER,
+        help=t(f"{P}.layer_help"),
+    )
+    norm_first = c3.toggle(t(f"{P}.pre_norm"), key=K_PRE_NORM, help=t(f"{P}.pre_norm_help"))
+    return n_layers, layer, norm_first
+
+
+def part_picker() -> str:
+    return st.radio(
+        t(f"{P}.part"),
+        PARTS,
+        format_func=lambda v: t(f"{P}.part.{v}"),
+        key=K_PART,
+        horizontal=True,
+    )
+
+
+def head_picker(n_heads: int, where=None) -> int:
+    keep_valid(K_HEAD, list(range(n_heads)))
+    return (where or st).selectbox(
+        t(f"{P}.head"),
+        range(n_heads),
+        format_func=lambda h: t(f"{P}.head_option", h=h),
+        key=K_HEAD,
+    )
+
+
+def batch_controls(n_src: int, n_heads: int, part: str) -> tuple[int | None, int]:
+    """Sentence 2 of the batch is the first n tokens of the source: (n, head). n is None when
+    the source has one token (no shorter sentence); the head picker is drawn for padding only."""
+    cut_col, head_col = st.columns([3, 1])
+    head = head_picker(n_heads, head_col) if part == "padding" else 0
+    if n_src < 2:
+        st.info(t(f"{P}.pad.one_token"))
+        return None, head
+    if n_src == 2:
+        return 1, head
+    keep_valid(K_CUT, list(range(1, n_src)))
+    cut = cut_col.select_slider(
+        t(f"{P}.pad.cut"), list(range(1, n_src)), key=K_CUT, help=t(f"{P}.pad.cut_help")
+    )
+    return cut, head
+
+
+def part_intro(part: str, layer: int, norm_first: bool) -> None:
+    """What the part shows, in a sentence or two, above its controls."""
+    if part == "padding":
+        st.markdown(t(f"{P}.pad.text"))
+    elif part == "addnorm":
+        st.markdown(t(f"{P}.norm.text_pre" if norm_first else f"{P}.norm.text_post", layer=layer))
+    elif part == "dropout":
+        st.markdown(t(f"{P}.drop.text"))
+
+
+def _resample() -> None:
+    ss = st.session_state
+    ss[K_DROP_SEED] = (int(ss.get(K_DROP_SEED, 0)) + 1) % (MAX_SEED + 1)
+
+
+def dropout_controls(n_heads: int) -> tuple[float, int]:
+    """The probability p and the head; the button draws a new mask (a new seed)."""
+    c1, c2, c3 = st.columns([2, 1, 1], vertical_alignment="bottom")
+    p = c1.select_slider(t(f"{P}.drop.p"), DROPOUT_PS, key=K_P, help=t(f"{P}.drop.p_help"))
+    head = head_picker(n_heads, c2)
+    c3.button(t(f"{P}.drop.resample"), key=f"{P}.resample", on_click=_resample)
+    return p, head
+
+
+def url_parsers(target: str) -> dict:
+    """The page's keys in the URL (the target only while it is short enough for a link)."""
+
+    def parse_p(raw: str) -> float:
+        return DROPOUT_PS[DROPOUT_PS.index(round(float(raw), 2))]
+
+    parsers = {
+        K_LAYERS: lambda r: parse_int(r, 1, max(LAYER_COUNTS)),
+        K_LAYER: lambda r: parse_int(r, 0, max(LAYER_COUNTS) - 1),
+        K_PRE_NORM: parse_bool,
+        K_PART: parse_choice(PARTS),
+        K_CUT: lambda r: parse_int(r, 1, MAX_TOKENS),
+        K_HEAD: lambda r: parse_int(r, 0, MAX_HEADS - 1),
+        K_P: parse_p,
+        K_DROP_SEED: lambda r: parse_int(r, 0, MAX_SEED),
+    }
+    if len(target) <= URL_TEXT_CHARS:
+        parsers = {K_TARGET: lambda r: r, **parsers}
+    return parsers
+
+
+# --- the block diagram -----------------------------------------------------------------------
+def highlighted_boxes(part: str, norm_first: bool) -> set[str]:
+    """The boxes of `viz.transformer.block_layout` that the part shown below lives in."""
+    if part == "attention":
+        return {"enc.self_attn", "dec.masked_attn", "dec.cross_attn"}
+    if part == "addnorm":
+        return {"enc.add1", "enc.norm2"} if norm_first else {"enc.add_norm1"}
+    return {"enc.self_attn"}  # padding and dropout act inside the encoder's self-attention
+
+
+def diagram(cfg: EncoderDecoderConfig, layer: int, part: str) -> None:
+    """One encoder and one decoder layer as the configuration builds them; the part shown below
+    highlighted."""
+    st.markdown(
+        t(
+            f"{P}.model",
+            d_model=cfg.d_model,
+            n_heads=cfg.n_heads,
+            d_k=cfg.d_k,
+            d_ff=cfg.d_ff,
+            n=cfg.n_layers,
+        )
+    )
+    labels = {k: t(f"{P}.box.{k}") for k in DIAGRAM_LABELS if k != "repeat"}
+    labels["repeat"] = t(f"{P}.box.repeat", n=cfg.n_layers)
+    highlight = highlighted_boxes(part, cfg.norm_first)
+    fig = block_diagram(cfg.norm_first, cfg.n_layers, labels, highlight)
+    st.caption(
+        t(
+            f"{P}.diagram_pre" if cfg.norm_first else f"{P}.diagram_post",
+            n=cfg.n_layers,
+            layer=layer,
+        )
+    )
+    _plot(fig, f"{P}.fig.diagram")
+
+
+# --- the parts -------------------------------------------------------------------------------
+def _head_titles(n_heads: int) -> list[str]:
+    return [t("stats.head_title", h=h) for h in range(n_heads)]
+
+
+def attention_rows(pa: PairAttention, layer: int) -> None:
+    """Encoder self-attention, decoder masked self-attention (and its mask), cross-attention."""
+    nh, S, T = pa.encoder_self.shape[1], len(pa.src_tokens), len(pa.tgt_tokens)
+    weight = t(f"{P}.weight")
+    src, tgt = list(pa.src_tokens), list(pa.tgt_tokens)
+
+    st.subheader(t(f"{P}.enc.title", layer=layer))
+    lo, hi = pa.row_sum_range("encoder_self", layer)
+    st.caption(t(f"{P}.enc.caption", S=S, lo=f"{lo:.6f}", hi=f"{hi:.6f}"))
+    fig = viz.head_grid(
+        pa.encoder_self[layer].numpy(), src, titles=_head_titles(nh), value_label=weight
+    )
+    _plot(fig, f"{P}.fig.encoder_self")
+
+    st.subheader(t(f"{P}.dec.title", layer=layer))
+    st.caption(t(f"{P}.dec.caption", T=T, upper=_num(pa.above_diagonal_max(layer))))
+    grid_col, mask_col = st.columns([3, 1])
+    fig = viz.head_grid(
+        pa.decoder_self[layer].numpy(), tgt, titles=_head_titles(nh), value_label=weight
+    )
+    _plot(fig, f"{P}.fig.decoder_self", grid_col)
+    mask = mask_figure(
+        pa.causal.numpy(),
+        tgt,
+        title=t(f"{P}.dec.mask_title"),
+        x_title=t(f"{P}.key"),
+        y_title=t(f"{P}.query"),
+        value_label=t(f"{P}.dec.mask_value"),
+    )
+    _plot(mask, f"{P}.fig.causal_mask", mask_col)
+
+    st.subheader(t(f"{P}.cross.title", layer=layer))
+    lo, hi = pa.row_sum_range("decoder_cross", layer)
+    st.caption(t(f"{P}.cross.caption", T=T, S=S, lo=f"{lo:.6f}", hi=f"{hi:.6f}"))
+    fig = viz.head_grid(
+        pa.decoder_cross[layer].numpy(), tgt, src, titles=_head_titles(nh), value_label=weight
+    )
+    _plot(fig, f"{P}.fig.cross")
+
+
+def _padded_labels(bv: BatchView, b: int) -> list[str]:
+    n_pad = bv.padding_mask.shape[1] - len(bv.tokens[b])
+    return [*bv.tokens[b], *[t(f"{P}.pad.token")] * n_pad]
+
+
+def padding(bv: BatchView, head: int) -> None:
+    """The padding mask of the batch, the shorter sentence's attention in it, empty rows."""
+    B, Pn = bv.padding_mask.shape
+    rows = [t(f"{P}.pad.sentence", b=b + 1, n=len(s)) for b, s in enumerate(bv.tokens)]
+    fig = padding_mask_figure(
+        [list(s) for s in bv.tokens],
+        row_labels=rows,
+        pad_label=t(f"{P}.pad.token"),
+        title=t(f"{P}.pad.mask_title", n=bv.n_padded, P=Pn),
+        col_title=t(f"{P}.position"),
+        value_label=t(f"{P}.pad.mask_value"),
+    )
+    _plot(fig, f"{P}.fig.padding_mask")
+    if bv.n_padded == 0:
+        st.info(t(f"{P}.pad.none"))
+        return
+    b = max(range(B), key=lambda i: bv.padding_mask[i].sum())  # the most padded sentence
+    labels = _padded_labels(bv, b)
+    weight = t(f"{P}.weight")
+    st.markdown(
+        t(
+            f"{P}.pad.keys",
+            b=b + 1,
+            h=head,
+            layer=bv.layer,
+            pad_max=_num(bv.padded_key_max),
+            diff=_num(bv.alone_max_diff),
+        )
+    )
+    c1, c2 = st.columns(2)
+    common = dict(value_label=weight, x_title=t(f"{P}.key"), y_title=t(f"{P}.query"), fmt=".8g")
+    fig = viz.attention_heatmap(
+        bv.weights[b, head].numpy(), labels, title=t(f"{P}.pad.fig_keys", b=b + 1), **common
+    )
+    _plot(fig, f"{P}.fig.padded_keys", c1)
+    fig = viz.attention_heatmap(
+        bv.query_masked[b, head].numpy(),
+        labels,
+        title=t(f"{P}.pad.fig_queries", b=b + 1),
+        **common,
+    )
+    _plot(fig, f"{P}.fig.padded_queries", c2)
+    st.markdown(
+        t(
+            f"{P}.pad.empty_rows",
+            nan_rows=bv.plain_softmax_nan_rows,
+            empty=int(bv.empty_rows.sum()),
+            empty_max=_num(bv.empty_row_max),
+            nans=bv.nan_count,
+        )
+    )
+
+
+def add_norm(bv: BatchView) -> None:
+    """The residual sum, LayerNorm (per token) beside BatchNorm (per feature), with statistics."""
+    N, C = int(bv.real.sum()), bv.residual.shape[-1]
+    st.markdown(t(f"{P}.norm.text_pre" if bv.norm_first else f"{P}.norm.text_post", layer=bv.layer))
+    if len(bv.tokens) > 1:
+        st.caption(t(f"{P}.norm.batch", n=len(bv.tokens[1]), N=N))
+    rows = [t(f"{P}.batch_row", b=b + 1, token=tok) for b, tok in bv.row_labels]
+    labels = dict(
+        row_title=t(f"{P}.token"),
+        col_title=t(f"{P}.feature"),
+        value_label=t(f"{P}.value"),
+        stat_labels=(t(f"{P}.norm.mean"), t(f"{P}.norm.std")),
+    )
+    fig = normalised_matrix(
+        bv.real_rows(bv.residual).numpy(),
+        rows,
+        axis=None,
+        title=t(f"{P}.norm.fig_add_pre" if bv.norm_first else f"{P}.norm.fig_add"),
+        **labels,
+    )
+    _plot(fig, f"{P}.fig.residual")
+
+    ln, bn = bv.layer_out, bv.batch_out  # statistics OF the two outputs
+    ln_mean, ln_std = bv.real_rows(ln.layer_mean), bv.real_rows(ln.layer_std)
+    bn_tok = bv.real_rows(bn.layer_mean)
+    c1, c2 = st.columns(2)
+    fig = normalised_matrix(
+        bv.real_rows(bv.norms.layer_normed).numpy(),
+        rows,
+        axis="rows",
+        mean=ln_mean.numpy(),
+        std=ln_std.numpy(),
+        title=t(f"{P}.norm.fig_ln"),
+        axis_note=t(f"{P}.norm.ln_axis", C=C),
+        **labels,
+    )
+    _plot(fig, f"{P}.fig.layernorm", c1)
+    c1.markdown(
+        t(
+            f"{P}.norm.ln_stats",
+            C=C,
+            mean=_num(float(ln_mean.abs().max())),
+            std_lo=f"{float(ln_std.min()):.6f}",
+            std_hi=f"{float(ln_std.max()):.6f}",
+            f_lo=f"{float(ln.batch_mean.min()):.3f}",
+            f_hi=f"{float(ln.batch_mean.max()):.3f}",
+            diff=_num(bv.model_norm_max_diff),
+        )
+    )
+    fig = normalised_matrix(
+        bv.real_rows(bv.norms.batch_normed).numpy(),
+        rows,
+        axis="cols",
+        mean=bn.batch_mean.numpy(),
+        std=bn.batch_std.numpy(),
+        title=t(f"{P}.norm.fig_bn"),
+        axis_note=t(f"{P}.norm.bn_axis", N=N),
+        **labels,
+    )
+    _plot(fig, f"{P}.fig.batchnorm", c2)
+    c2.markdown(
+        t(
+            f"{P}.norm.bn_stats",
+            N=N,
+            mean=_num(float(bn.batch_mean.abs().max())),
+            std_lo=f"{float(bn.batch_std.min()):.6f}",
+            std_hi=f"{float(bn.batch_std.max()):.6f}",
+            t_lo=f"{float(bn_tok.min()):.3f}",
+            t_hi=f"{float(bn_tok.max()):.3f}",
+        )
+    )
+    if min(float(ln_std.min()), float(bn.batch_std.min())) < 0.5:
+        st.caption(t(f"{P}.norm.constant"))
+    st.caption(t(f"{P}.norm.why"))
+
+
+def dropout(dv: DropoutView, tokens: list[str], head: int, layer: int, seed: int) -> None:
+    """One head's weights in eval mode and in training mode; row sums side by side."""
+    p = dv.train.p
+    c1, c2 = st.columns(2)
+    common = dict(
+        row_title=t(f"{P}.query"),
+        col_title=t(f"{P}.key"),
+        value_label=t(f"{P}.weight"),
+        colorscale=viz.DEFAULT_PALETTE,
+        signed=False,
+        zmax=float(dv.train.output.max()) or 1.0,  # one colour scale for both
+    )
+    fig = matrix_heatmap(
+        dv.eval.output.numpy(), tokens, tokens, title=t(f"{P}.drop.fig_eval"), **common
+    )
+    _plot(fig, f"{P}.fig.dropout_eval", c1)
+    fig = matrix_heatmap(
+        dv.train.output.numpy(),
+        tokens,
+        tokens,
+        title=t(f"{P}.drop.fig_train", p=f"{p:.2f}"),
+        **common,
+    )
+    _plot(fig, f"{P}.fig.dropout_train", c2)
+    train_sums, eval_sums = dv.train.row_sums.double(), dv.eval.row_sums.double()
+    if p == 0.0:
+        st.markdown(t(f"{P}.drop.p_zero"))
+    else:
+        lo, hi = dv.kept_ratio_range()
+        st.markdown(
+            t(
+                f"{P}.drop.stats",
+                dropped=dv.n_dropped,
+                total=dv.n_total,
+                frac=f"{dv.train.dropped_fraction:.1%}",
+                p=f"{p:.2f}",
+                scale=f"{dv.train.scale:.6g}",
+                lo=f"{lo:.6f}",
+                hi=f"{hi:.6f}",
+                rs_lo=f"{float(train_sums.min()):.4f}",
+                rs_hi=f"{float(train_sums.max()):.4f}",
+                ev_lo=f"{float(eval_sums.min()):.6f}",
+                ev_hi=f"{float(eval_sums.max()):.6f}",
+            )
+        )
+    st.caption(t(f"{P}.drop.seed", seed=seed, h=head, layer=layer))
+    table = pd.DataFrame(
+        {
+            t(f"{P}.drop.col_eval"): eval_sums.numpy(),
+            t(f"{P}.drop.col_train"): train_sums.numpy(),
+            t(f"{P}.drop.col_dropped"): (~dv.train.keep).sum(dim=-1).numpy(),
+        },
+        index=pd.Index([f"{i}: {tok}" for i, tok in enumerate(tokens)], name=t(f"{P}.query")),
+    )
+    with st.expander(t(f"{P}.drop.table"), expanded=len(tokens) <= 8):
+        st.dataframe(table.style.format(precision=6), key=f"{P}.dropout_table")
+
+
+def checked_note() -> None:
+    with st.expander(t(f"{P}.checked.title")):
+        st.markdown(t(f"{P}.checked.text"))

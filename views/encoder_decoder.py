@@ -1,0 +1,57 @@
+"""Inside the Transformer: encoder self-attention, masked decoder self-attention,
+cross-attention, padding, Add & Norm and dropout in a small seeded encoder-decoder."""
+
+import streamlit as st
+
+from ui.compute import encoder_decoder as compute
+from ui.i18n import t
+from ui.page import open_page, set_defaults, url_state
+from ui.sections import encoder_decoder as sections
+from ui.state import MAX_CHARS
+
+settings = open_page("encoder_decoder")
+set_defaults(sections.DEFAULTS)
+url_state("encoder_decoder", sections.url_parsers(st.session_state[sections.K_TARGET]))
+
+st.write(t("encoder_decoder.intro", seed=settings.seed))
+st.caption(t("encoder_decoder.settings_note" if settings.positional else "encoder_decoder.no_pe"))
+
+# --- the sentences and the model ---------------------------------------------------------------
+target = st.text_input(
+    t("encoder_decoder.target"),
+    key=sections.K_TARGET,
+    max_chars=MAX_CHARS,
+    help=t("encoder_decoder.target_help"),
+)
+n_layers, layer, norm_first = sections.model_controls()
+part = sections.part_picker()
+src = sections.sentence_tokens(settings.text, settings.tokenizer, "source")
+tgt = sections.sentence_tokens(target, settings.tokenizer, "target")
+sections.keep_controls(sections.part_keys(part, len(src)) if src and tgt else set())
+if not (src and tgt):
+    st.stop()
+
+cfg = compute.model_config(settings.d_model, settings.n_heads, n_layers, norm_first, settings.seed)
+sections.diagram(cfg, layer, part)
+
+# --- the part shown ----------------------------------------------------------------------------
+src_key, tgt_key = tuple(src), tuple(tgt)
+sections.part_intro(part, layer, norm_first)
+if part == "attention":
+    pair = compute.pair(src_key, tgt_key, cfg, settings.positional)
+    sections.attention_rows(pair, layer)
+elif part in ("padding", "addnorm"):
+    cut, head = sections.batch_controls(len(src), cfg.n_heads, part)
+    sentences = (src_key,) if cut is None else (src_key, src_key[:cut])
+    batch = compute.batch(sentences, cfg, layer, settings.positional)
+    if part == "padding":
+        sections.padding(batch, head)
+    else:
+        sections.add_norm(batch)
+else:
+    p, head = sections.dropout_controls(cfg.n_heads)
+    seed = st.session_state[sections.K_DROP_SEED]
+    drop = compute.dropout(src_key, tgt_key, cfg, settings.positional, layer, head, p, seed)
+    sections.dropout(drop, src, head, layer, seed)
+
+sections.checked_note()

@@ -1,0 +1,536 @@
+"""Figures of the encoder-decoder page: numpy in, plotly Figure out.
+
+- `block_diagram`: one encoder and one decoder block drawn with Plotly shapes, in the order the
+  layer configuration gives (post-norm: sub-layer, then Add & Norm; pre-norm: LayerNorm, then
+  sub-layer, then Add), with chosen boxes highlighted. Every box is a rect shape whose `name`
+  is its id ("enc.self_attn", "dec.add_norm2", ...), so tests and pages can find it.
+- `padding_mask_figure`: a batch of sentences padded to one length, the padding cells marked.
+- `normalised_matrix`: a tokens x features matrix with, beside the axis a norm works along,
+  the mean and standard deviation of every row (LayerNorm) or every column (BatchNorm).
+
+User text (tokens) is escaped (only & < >) before it reaches a figure; every caller-given
+label is escaped too.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Mapping, Sequence
+
+import numpy as np
+import plotly.graph_objects as go
+from plotly.subplots import make_subplots
+
+from .labels import escape_label, escape_labels
+
+EXACT = ".8g"
+MINUS_INF = "−∞"
+# Okabe-Ito orange for what the page shows below; neutral grey for the rest
+HIGHLIGHT_LINE = "#E69F00"
+HIGHLIGHT_FILL = "rgba(230,159,0,0.30)"
+BOX_LINE = "#8c8c8c"
+BOX_FILL = "rgba(140,140,140,0.12)"
+FRAME_LINE = "rgba(140,140,140,0.8)"
+WIRE = "#8c8c8c"
+DIVERGING = "RdBu_r"
+PAD_COLOURS = [[0.0, "#cfe3f3"], [1.0, "#555555"]]  # real token: light blue; padding: dark grey
+
+# label keys `block_diagram` needs (the caller gives them in the reader's language)
+DIAGRAM_LABELS = (
+    "encoder",
+    "decoder",
+    "inputs",
+    "outputs",
+    "self_attn",
+    "masked_attn",
+    "cross_attn",
+    "ff",
+    "add_norm",
+    "add",
+    "norm",
+    "linear",
+    "repeat",
+)
+
+
+def block_layout(norm_first: bool) -> dict[str, list[tuple[str, str]]]:
+    """The boxes of one encoder and one decoder layer, bottom to top: (id, kind).
+
+    Post-norm (the paper): sub-layer -> Add & Norm. Pre-norm: LayerNorm -> sub-layer -> Add.
+    kind is one of "self_attn", "masked_attn", "cross_attn", "ff", "add_norm", "add", "norm".
+    """
+    stacks = {"enc": ["self_attn", "ff"], "dec": ["masked_attn", "cross_attn", "ff"]}
+    out: dict[str, list[tuple[str, str]]] = {}
+    for stack, subs in stacks.items():
+        boxes = []
+        for i, sub in enumerate(subs, start=1):
+            if norm_first:
+                boxes += [(f"{stack}.norm{i}", "norm"), (f"{stack}.{sub}", sub)]
+                boxes.append((f"{stack}.add{i}", "add"))
+            else:
+                boxes += [(f"{stack}.{sub}", sub), (f"{stack}.add_norm{i}", "add_norm")]
+        out[stack] = boxes
+    return out
+
+
+def _box(fig, box_id, x, y, w, h, text, highlighted) -> None:
+    fig.add_shape(
+        type="rect",
+        name=box_id,
+        x0=x - w / 2,
+        x1=x + w / 2,
+        y0=y - h / 2,
+        y1=y + h / 2,
+        line={
+            "color": HIGHLIGHT_LINE if highlighted else BOX_LINE,
+            "width": 3 if highlighted else 1,
+        },
+        fillcolor=HIGHLIGHT_FILL if highlighted else BOX_FILL,
+        layer="below",
+    )
+    fig.add_annotation(
+        x=x, y=y, text=escape_label(text), showarrow=False, font={"size": 12}, name=box_id
+    )
+
+
+def _arrow(fig, x0, y0, x1, y1) -> None:
+    """An arrow from (x0, y0) to (x1, y1), data coordinates."""
+    fig.add_annotation(
+        x=x1,
+        y=y1,
+        ax=x0,
+        ay=y0,
+        xref="x",
+        yref="y",
+        axref="x",
+        ayref="y",
+        text="",
+        showarrow=True,
+        arrowhead=2,
+        arrowsize=1.2,
+        arrowwidth=1.5,
+        arrowcolor=WIRE,
+    )
+
+
+def _wire(fig, points) -> None:
+    path = "M " + " L ".join(f"{x},{y}" for x, y in points)
+    fig.add_shape(type="path", path=path, line={"color": WIRE, "width": 1.5}, layer="below")
+
+
+def block_diagram(
+    norm_first: bool,
+    n_layers: int,
+    labels: Mapping[str, str],
+    highlight: Collection[str] = (),
+    *,
+    title: str | None = None,
+    height: int = 560,
+) -> go.Figure:
+    """One encoder layer (left) and one decoder layer (right), repeated `n_layers` times.
+
+    labels: the texts for DIAGRAM_LABELS ("repeat" is the "× N" beside each stack).
+    highlight: box ids (see `block_layout`) to draw in orange.
+    """
+    missing = [k for k in DIAGRAM_LABELS if k not in labels]
+    if missing:
+        raise ValueError(f"block_diagram needs labels for {missing}")
+    layout = block_layout(norm_first)
+    unknown = set(highlight) - {i for boxes in layout.values() for i, _ in boxes}
+    unknown -= {"enc.final_norm", "dec.final_norm", "dec.linear"}
+    if unknown:
+        raise ValueError(f"unknown boxes to highlight: {sorted(unknown)}")
+    fig = go.Figure()
+    w, h, gap = 3.0, 0.62, 0.42  # box width, height, vertical gap (data units)
+    cx = {"enc": 2.9, "dec": 7.1}
+    y_in = 0.4  # the inputs' label
+    y_first = y_in + 0.55 + h / 2
+    ys: dict[str, dict[str, float]] = {}
+    for stack, boxes in layout.items():
+        ys[stack] = {box_id: y_first + i * (h + gap) for i, (box_id, _) in enumerate(boxes)}
+    top = {s: max(v.values()) for s, v in ys.items()}
+
+    for stack, boxes in layout.items():
+        x = cx[stack]
+        name = "inputs" if stack == "enc" else "outputs"
+        fig.add_annotation(x=x, y=y_in, text=escape_label(labels[name]), showarrow=False)
+        _arrow(fig, x, y_in + 0.2, x, y_first - h / 2)
+        for i, (box_id, kind) in enumerate(boxes):
+            y = ys[stack][box_id]
+            _box(fig, box_id, x, y, w, h, labels[kind], box_id in highlight)
+            if i:
+                _arrow(fig, x, y - h / 2 - gap, x, y - h / 2)
+        # the residual connections: from below a sub-layer group around it to its Add box
+        side = -1 if stack == "enc" else 1  # encoder's wires on the left, decoder's on the right
+        group_start = None
+        for box_id, kind in boxes:
+            if group_start is None:
+                group_start = ys[stack][box_id] - h / 2 - gap / 2
+            if kind in ("add", "add_norm"):
+                y_add = ys[stack][box_id]
+                xs = x + side * (w / 2 + 0.3)
+                _wire(fig, [(x, group_start), (xs, group_start), (xs, y_add)])
+                _arrow(fig, xs, y_add, x + side * w / 2, y_add)
+                group_start = None
+        # the frame of one layer, "× N" beside it
+        y0, y1 = y_first - h / 2 - gap * 0.75, top[stack] + h / 2 + gap * 0.45
+        fig.add_shape(
+            type="rect",
+            x0=x - w / 2 - 0.45,
+            x1=x + w / 2 + 0.45,
+            y0=y0,
+            y1=y1,
+            line={"color": FRAME_LINE, "width": 1, "dash": "dot"},
+            fillcolor="rgba(0,0,0,0)",
+            layer="below",
+            name=f"{stack}.frame",
+        )
+        stack_name = escape_label(labels["encoder" if stack == "enc" else "decoder"])
+        fig.add_annotation(
+            x=x + side * (w / 2 + 0.55),
+            y=(y0 + y1) / 2,
+            text=f"{stack_name}<br>{escape_label(labels['repeat'])}",
+            showarrow=False,
+            xanchor="left" if side > 0 else "right",
+            align="left" if side > 0 else "right",
+            font={"size": 13, "weight": "bold"},
+        )
+
+    # above the stacks: pre-norm's final LayerNorms, the decoder's output projection
+    y_after = max(top.values()) + h / 2 + gap * 0.45 + gap + h / 2
+    enc_out = top["enc"] + h / 2
+    if norm_first:
+        for stack in ("enc", "dec"):
+            box_id = f"{stack}.final_norm"
+            y = top[stack] + h / 2 + gap * 0.45 + gap + h / 2
+            _box(fig, box_id, cx[stack], y, w, h, labels["norm"], box_id in highlight)
+            _arrow(fig, cx[stack], top[stack] + h / 2, cx[stack], y - h / 2)
+            if stack == "enc":
+                enc_out = y + h / 2
+        y_after = max(y_after, y) + h + gap
+    _box(fig, "dec.linear", cx["dec"], y_after, w, h, labels["linear"], "dec.linear" in highlight)
+    below_linear = top["dec"] + h / 2 if not norm_first else y_after - h - gap + h / 2
+    _arrow(fig, cx["dec"], below_linear, cx["dec"], y_after - h / 2)
+
+    # memory: the encoder's output feeds every decoder layer's cross-attention (keys, values)
+    cross = ys["dec"]["dec.cross_attn"]
+    y_bus = enc_out + 0.25
+    x_bus = (cx["enc"] + cx["dec"]) / 2
+    _wire(fig, [(cx["enc"], enc_out), (cx["enc"], y_bus), (x_bus, y_bus), (x_bus, cross)])
+    _arrow(fig, x_bus, cross, cx["dec"] - w / 2, cross)
+
+    y_max = y_after + h / 2 + 0.3
+    fig.update_xaxes(visible=False, range=[-0.9, 10.9], fixedrange=True)
+    fig.update_yaxes(visible=False, range=[-0.6, y_max], fixedrange=True)
+    fig.update_layout(
+        height=height,
+        margin={"l": 10, "r": 10, "t": 40 if title else 10, "b": 10},
+        paper_bgcolor="rgba(0,0,0,0)",
+        plot_bgcolor="rgba(0,0,0,0)",
+        title={"text": escape_label(title)} if title else None,
+        showlegend=False,
+        hovermode=False,
+    )
+    fig.add_trace(go.Scatter(x=[], y=[], showlegend=False, hoverinfo="skip"))
+    return fig
+
+
+def padding_mask_figure(
+    sentences: Sequence[Sequence[str]],
+    *,
+    row_labels: Sequence[str],
+    pad_label: str = "[PAD]",
+    title: str | None = None,
+    col_title: str = "position",
+    value_label: str = "padding",
+) -> go.Figure:
+    """The batch as a (B, P) grid: each cell shows its token, or `pad_label` where the sentence
+    has ended; colour (and value on hover) 1 = padding (masked), 0 = a real token."""
+    if not sentences or any(len(s) == 0 for s in sentences):
+        raise ValueError("every sentence of the batch needs at least one token")
+    if len(row_labels) != len(sentences):
+        raise ValueError(f"{len(sentences)} sentences but {len(row_labels)} row labels")
+    B, P = len(sentences), max(len(s) for s in sentences)
+    z = np.ones((B, P), dtype=np.float32)
+    text = np.full((B, P), escape_label(pad_label), dtype=object)
+    for b, sent in enumerate(sentences):
+        z[b, : len(sent)] = 0.0
+        text[b, : len(sent)] = escape_labels(sent)
+    fig = go.Figure(
+        go.Heatmap(
+            z=z,
+            x=np.arange(P),
+            y=np.arange(B),
+            text=text.tolist(),
+            texttemplate="%{text}",
+            textfont={"size": 11 if P <= 12 else 9 if P <= 24 else 7},
+            colorscale=PAD_COLOURS,
+            zmin=0.0,
+            zmax=1.0,
+            showscale=False,
+            xgap=2,
+            ygap=2,
+            hovertemplate=f"%{{y}}<br>{escape_label(col_title)} %{{x}}: %{{text}}<br>"
+            f"{escape_label(value_label)} = %{{z}}<extra></extra>",
+        )
+    )
+    fig.update_xaxes(
+        title_text=escape_label(col_title),
+        range=[-0.5, P - 0.5],
+        showgrid=False,
+        zeroline=False,
+        tickmode="linear" if P <= 24 else "auto",
+        tick0=0,
+        dtick=1,
+    )
+    fig.update_yaxes(
+        tickmode="array",
+        tickvals=list(range(B)),
+        ticktext=escape_labels(row_labels),
+        range=[B - 0.5, -0.5],
+        showgrid=False,
+        zeroline=False,
+        automargin=True,
+    )
+    fig.update_layout(
+        height=90 + 48 * B,
+        margin={"l": 10, "r": 10, "t": 50 if title else 10, "b": 10},
+        paper_bgcolor="rgba(0,0,0,0)",
+        plot_bgcolor="rgba(0,0,0,0)",
+        title={"text": escape_label(title)} if title else None,
+    )
+    return fig
+
+
+def mask_figure(
+    allowed: np.ndarray,
+    q_tokens: Sequence[str],
+    k_tokens: Sequence[str] | None = None,
+    *,
+    title: str | None = None,
+    x_title: str = "key",
+    y_title: str = "query",
+    value_label: str = "added to the score",
+    height: int | None = None,
+) -> go.Figure:
+    """An attention mask (Tq, Tk) as what it adds to the scores: 0 where a query may attend
+    (light), −∞ where it may not (dark); the value is printed in small masks and on hover."""
+    a = np.asarray(allowed, dtype=bool)
+    if a.ndim != 2:
+        raise ValueError(f"allowed must be (Tq, Tk), got shape {a.shape}")
+    k_tokens = q_tokens if k_tokens is None else k_tokens
+    t_q, t_k = a.shape
+    if len(q_tokens) != t_q or len(k_tokens) != t_k:
+        raise ValueError(f"mask is {t_q} x {t_k} but got {len(q_tokens)} x {len(k_tokens)} labels")
+    text = np.where(a, "0", MINUS_INF).tolist()
+    kw = {"texttemplate": "%{text}", "textfont": {"size": 10}} if max(t_q, t_k) <= 16 else {}
+    fig = go.Figure(
+        go.Heatmap(
+            z=(~a).astype(np.float32),
+            x=np.arange(t_k),
+            y=np.arange(t_q),
+            text=text,
+            colorscale=PAD_COLOURS,
+            zmin=0.0,
+            zmax=1.0,
+            showscale=False,
+            xgap=1,
+            ygap=1,
+            hovertemplate=f"{escape_label(y_title)} %{{y}}<br>{escape_label(x_title)} %{{x}}<br>"
+            f"{escape_label(value_label)}: %{{text}}<extra></extra>",
+            **kw,
+        )
+    )
+    size = 11 if max(t_q, t_k) <= 24 else 7
+    for axis, tokens, n, rng in (
+        (fig.update_xaxes, k_tokens, t_k, [-0.5, t_k - 0.5]),
+        (fig.update_yaxes, q_tokens, t_q, [t_q - 0.5, -0.5]),
+    ):
+        axis(
+            tickmode="array",
+            tickvals=list(range(n)),
+            ticktext=escape_labels(tokens),
+            tickfont={"size": size},
+            range=rng,
+            showgrid=False,
+            zeroline=False,
+            automargin=True,
+        )
+    fig.update_xaxes(title_text=escape_label(x_title))
+    fig.update_yaxes(title_text=escape_label(y_title), scaleanchor="x", constrain="domain")
+    fig.update_layout(
+        height=height or max(260, min(520, 140 + 22 * t_q)),
+        margin={"l": 10, "r": 10, "t": 50 if title else 10, "b": 10},
+        paper_bgcolor="rgba(0,0,0,0)",
+        plot_bgcolor="rgba(0,0,0,0)",
+        title={"text": escape_label(title)} if title else None,
+    )
+    return fig
+
+
+def normalised_matrix(
+    values: np.ndarray,
+    row_labels: Sequence[str],
+    *,
+    axis: str | None,
+    mean: np.ndarray | None = None,
+    std: np.ndarray | None = None,
+    title: str | None = None,
+    axis_note: str = "",
+    row_title: str = "token",
+    col_title: str = "feature",
+    value_label: str = "value",
+    stat_labels: tuple[str, str] = ("mean", "std"),
+    height: int | None = None,
+) -> go.Figure:
+    """A (N, C) tokens x features matrix (diverging palette centred on 0).
+
+    axis="rows": each row was normalised over its features (LayerNorm): `mean` and `std` (N,)
+    are drawn as two columns to the right, and an arrow along the top spans the features.
+    axis="cols": each column was normalised over the tokens (BatchNorm): `mean` and `std` (C,)
+    are drawn as two rows below, and an arrow down the left side spans the tokens.
+    axis=None: the matrix alone. `axis_note` labels the arrow.
+    """
+    m = np.asarray(values, dtype=np.float64)
+    if m.ndim != 2:
+        raise ValueError(f"values must be (tokens, features), got shape {m.shape}")
+    N, C = m.shape
+    if len(row_labels) != N:
+        raise ValueError(f"{N} rows but {len(row_labels)} row labels")
+    if axis not in ("rows", "cols", None):
+        raise ValueError(f"axis must be 'rows', 'cols' or None, got {axis!r}")
+    n_stats = {"rows": N, "cols": C, None: None}[axis]
+    if axis is not None:
+        mean, std = np.asarray(mean, dtype=np.float64), np.asarray(std, dtype=np.float64)
+        if mean.shape != (n_stats,) or std.shape != (n_stats,):
+            raise ValueError(f"mean and std must have shape ({n_stats},) for axis={axis!r}")
+
+    bound = float(np.max(np.abs(m))) if m.size else 1.0
+    bound = bound or 1.0
+    rt, ct, vl = escape_label(row_title), escape_label(col_title), escape_label(value_label)
+    ticks = {
+        "tickmode": "array",
+        "tickvals": list(range(N)),
+        "ticktext": escape_labels(row_labels),
+        "tickfont": {"size": 11 if N <= 24 else 9 if N <= 48 else 7},
+        "automargin": True,
+    }
+    main = go.Heatmap(
+        z=m.astype(np.float32),
+        x=np.arange(C),
+        y=np.arange(N),
+        colorscale=DIVERGING,
+        zmin=-bound,
+        zmax=bound,
+        zmid=0.0,
+        customdata=np.broadcast_to(np.arange(N, dtype=np.int16)[:, None], (N, C)).copy(),
+        hovertemplate=f"{rt} %{{customdata}}: %{{y}}<br>{ct} %{{x}}<br>{vl} = %{{z:{EXACT}}}"
+        "<extra></extra>",
+        colorbar={"thickness": 12, "x": 1.02},
+    )
+    s1, s2 = escape_labels(stat_labels)
+    cell = 22 if N <= 12 else 16 if N <= 32 else 10
+    auto_h = max(260, min(900, 130 + cell * N))
+    if axis is None:
+        fig = go.Figure(main)
+        fig.update_yaxes(range=[N - 0.5, -0.5], title_text=rt, showgrid=False, **ticks)
+        fig.update_xaxes(title_text=ct, range=[-0.5, C - 0.5], showgrid=False, zeroline=False)
+    elif axis == "rows":
+        fig = make_subplots(
+            rows=1, cols=2, shared_yaxes=True, column_widths=[0.8, 0.2], horizontal_spacing=0.02
+        )
+        fig.add_trace(main, row=1, col=1)
+        stats = np.stack([mean, std], axis=1)  # (N, 2)
+        fig.add_trace(_stat_trace(stats, [s1, s2], rt, "rows", N), row=1, col=2)
+        fig.update_yaxes(range=[N - 0.5, -0.5], showgrid=False, **ticks, row=1, col=1)
+        fig.update_yaxes(title_text=rt, row=1, col=1)
+        fig.update_xaxes(title_text=ct, range=[-0.5, C - 0.5], showgrid=False, row=1, col=1)
+        fig.update_xaxes(
+            tickmode="array", tickvals=[0, 1], ticktext=[s1, s2], tickangle=0, row=1, col=2
+        )
+        _axis_arrow(fig, "x", axis_note)
+    else:
+        fig = make_subplots(
+            rows=2, cols=1, shared_xaxes=True, row_heights=[0.84, 0.16], vertical_spacing=0.03
+        )
+        fig.add_trace(main, row=1, col=1)
+        stats = np.stack([mean, std], axis=0)  # (2, C)
+        fig.add_trace(_stat_trace(stats, [s1, s2], ct, "cols", C), row=2, col=1)
+        fig.update_yaxes(range=[N - 0.5, -0.5], showgrid=False, **ticks, row=1, col=1)
+        fig.update_yaxes(title_text=rt, row=1, col=1)
+        fig.update_yaxes(
+            tickmode="array", tickvals=[0, 1], ticktext=[s1, s2], range=[1.5, -0.5], row=2, col=1
+        )
+        fig.update_xaxes(title_text=ct, range=[-0.5, C - 0.5], showgrid=False, row=2, col=1)
+        _axis_arrow(fig, "y", axis_note)
+        auto_h += 70
+    fig.update_layout(
+        height=height or auto_h,
+        margin={"l": 10, "r": 10, "t": 80 if title else 40, "b": 10},
+        paper_bgcolor="rgba(0,0,0,0)",
+        plot_bgcolor="rgba(0,0,0,0)",
+        title={"text": escape_label(title)} if title else None,
+    )
+    return fig
+
+
+def _stat_trace(stats: np.ndarray, names: list[str], who: str, axis: str, n: int) -> go.Heatmap:
+    """The mean and std strip: its own colour scale (grey), exact values on hover and, when
+    there is room, printed in the cells."""
+    if axis == "rows":  # (N, 2): row i = token i
+        custom = np.broadcast_to(np.arange(n, dtype=np.int16)[:, None], stats.shape).copy()
+        names_grid = np.broadcast_to(np.asarray(names, dtype=object)[None, :], stats.shape)
+        hover = f"{who} %{{customdata}}: %{{y}}<br>%{{text}} = %{{z:{EXACT}}}<extra></extra>"
+        printed = n <= 40
+    else:  # (2, C): column c = feature c
+        custom = np.broadcast_to(np.arange(n, dtype=np.int16)[None, :], stats.shape).copy()
+        names_grid = np.broadcast_to(np.asarray(names, dtype=object)[:, None], stats.shape)
+        hover = f"{who} %{{customdata}}<br>%{{text}} = %{{z:{EXACT}}}<extra></extra>"
+        printed = n <= 16
+    kw = {"texttemplate": "%{z:.3f}", "textfont": {"size": 10}} if printed else {}
+    return go.Heatmap(
+        z=stats.astype(np.float32),
+        x=np.arange(stats.shape[1]),
+        y=np.arange(stats.shape[0]),
+        text=names_grid.tolist(),
+        customdata=custom,
+        colorscale="Greys",
+        zmin=-1.5,
+        zmax=1.5,
+        showscale=False,
+        hovertemplate=hover,
+        xgap=1,
+        ygap=1,
+        **kw,
+    )
+
+
+def _axis_arrow(fig: go.Figure, along: str, note: str) -> None:
+    """An arrow across the main matrix along the normalised axis ("x": the features of each
+    row, drawn above it; "y": the tokens of each column, drawn left of the tick labels)."""
+    if along == "x":
+        kw = dict(xref="x domain", yref="y domain", axref="x domain", ayref="y domain")
+        fig.add_annotation(x=1.0, y=1.04, ax=0.0, ay=1.04, **kw, **_ARROW)
+        fig.add_annotation(
+            x=0.5, y=1.06, xref="x domain", yref="y domain", text=escape_label(note),
+            showarrow=False, yanchor="bottom",
+        )  # fmt: skip
+    else:
+        kw = dict(xref="x domain", yref="y domain", axref="x domain", ayref="y domain")
+        fig.add_annotation(x=1.015, y=0.0, ax=1.015, ay=1.0, **kw, **_ARROW)
+        fig.add_annotation(
+            x=1.0, y=1.02, xref="x domain", yref="y domain", text=escape_label(note),
+            showarrow=False, yanchor="bottom", xanchor="right",
+        )  # fmt: skip
+
+
+_ARROW = {"text": "", "showarrow": True, "arrowhead": 2, "arrowwidth": 2, "arrowcolor": "#E69F00"}
+
+
+__all__ = [
+    "DIAGRAM_LABELS",
+    "block_diagram",
+    "block_layout",
+    "mask_figure",
+    "normalised_matrix",
+    "padding_mask_figure",
+]
