@@ -33,17 +33,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from bench.browser_timing import BENCH_ARGS, INSTRUMENT, RESULT, SETTLED  # noqa: E402
 from tests.browser.server import chromium_path, streamlit_server  # noqa: E402
 
-BENCH_ARGS = [  # the brief's Chromium: software rendering, nothing in the background
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
 PAGES = {
     "home": "/",
     "step_by_step": "/step_by_step",
@@ -56,69 +48,6 @@ COLD_TARGET = 1.5
 PAYLOAD_LIMIT = 3_000_000
 ENGLISH = "the quick brown fox jumps over the lazy dog while the cat watches it ."
 THUMB = '.st-key-shared-n_heads input[type="range"]'  # the slider's thumb
-
-# Records, in the page's clock: the keydown, every script-state change, the last change inside
-# a chart, and the frames painted after those (two requestAnimationFrame later).
-INSTRUMENT = """
-(() => {
-  const m = window.__bench = {t0: null, states: [], lastPlot: 0, plotPaint: 0, finPaint: 0,
-                              firstPaint: 0};
-  const paintAfter = (set) => requestAnimationFrame(() => requestAnimationFrame(
-      () => set(performance.now())));
-  document.addEventListener('keydown', () => { m.t0 = performance.now(); }, true);
-  const obs = new MutationObserver((muts) => {
-    let plot = false;
-    for (const r of muts) {
-      if (r.type === 'attributes' && r.attributeName === 'data-test-script-state') {
-        const s = r.target.getAttribute('data-test-script-state');
-        m.states.push([s, performance.now()]);
-        if (s === 'notRunning') paintAfter((t) => { m.finPaint = t; });
-      } else {
-        const el = r.target.nodeType === 1 ? r.target : r.target.parentElement;
-        if (el && el.closest && el.closest('.js-plotly-plot')) plot = true;
-        for (const n of r.addedNodes || []) {
-          if (n.nodeType === 1 && (n.matches('.js-plotly-plot, .main-svg') ||
-                                   n.querySelector('.js-plotly-plot'))) plot = true;
-        }
-      }
-    }
-    if (plot) {
-      m.lastPlot = performance.now();
-      paintAfter((t) => { m.plotPaint = Math.max(m.plotPaint, t);
-                          if (!m.firstPaint) m.firstPaint = t; });
-    }
-  });
-  const start = () => obs.observe(document.documentElement, {subtree: true, childList: true,
-      attributes: true, characterData: true, attributeFilter: ['data-test-script-state',
-      'class', 'style', 'd', 'transform', 'width', 'height', 'x', 'y']});
-  if (document.documentElement) start(); else addEventListener('DOMContentLoaded', start);
-})();
-"""
-
-SETTLED = """
-(quiet) => {
-  const m = window.__bench, app = document.querySelector('[data-test-script-state]');
-  if (!app || app.getAttribute('data-test-script-state') !== 'notRunning') return false;
-  if (!document.querySelector('.js-plotly-plot .main-svg')) return false;
-  const after = m.states.filter((s) => m.t0 === null || s[1] > m.t0);
-  if (m.t0 !== null && !after.some((s) => s[0] === 'notRunning')) return false;
-  const lastState = Math.max(0, ...after.map((s) => s[1]));
-  return performance.now() - Math.max(m.lastPlot, lastState) > quiet &&
-         m.finPaint >= lastState && m.plotPaint >= m.lastPlot;
-}
-"""
-
-RESULT = """
-() => {
-  const m = window.__bench;
-  const after = m.states.filter((s) => s[1] > m.t0);
-  const run = after.find((s) => s[0] === 'running');
-  const fin = after.filter((s) => s[0] === 'notRunning').pop();
-  return {total: Math.max(m.finPaint, m.plotPaint) - m.t0,
-          script: run && fin ? fin[1] - run[1] : null,
-          charts: document.querySelectorAll('.js-plotly-plot').length};
-}
-"""
 
 
 def timed_server(script: str, runlog: Path, **kw):
