@@ -79,7 +79,10 @@ async def browser_session(browser, url: str, i: int, reruns: int, quiet: int) ->
     try:
         await page.goto(f"{url}/?{query}")
         await page.wait_for_function(SETTLED, arg=quiet, timeout=300_000, polling=250)
-        own_only &= await page.evaluate(FIRST_TICKS) == mine
+        ticks = await page.evaluate(FIRST_TICKS)
+        if ticks != mine:
+            print(f"  browser session {i} on opening: shows {ticks}")
+            own_only = False
         for r in range(reruns):
             await page.evaluate(
                 "() => { const m = window.__bench; m.t0 = null; m.states = [];"
@@ -89,11 +92,17 @@ async def browser_session(browser, url: str, i: int, reruns: int, quiet: int) ->
             await page.wait_for_function(SETTLED, arg=quiet, timeout=300_000, polling=250)
             latencies.append((await page.evaluate(RESULT))["total"] / 1e3)
             shown_seed = urllib.parse.parse_qs(urllib.parse.urlparse(page.url).query)["seed"]
-            own_only &= await page.evaluate(FIRST_TICKS) == mine
-            own_only &= shown_seed == [str(seed + r + 1)]
+            ticks = await page.evaluate(FIRST_TICKS)
+            if ticks != mine or shown_seed != [str(seed + r + 1)]:
+                print(f"  browser session {i} rerun {r}: shows {ticks}, seed {shown_seed}")
+                own_only = False
         errors += await page.locator('[data-testid="stException"]').count()
     except Exception as exc:  # noqa: BLE001 - a failed session is counted, not fatal
-        print(f"  browser session {i}: {type(exc).__name__}: {str(exc)[:200]}")
+        state = await page.evaluate(
+            "() => JSON.stringify({bench: window.__bench, state: document.querySelector("
+            "'[data-test-script-state]')?.getAttribute('data-test-script-state')})"
+        )
+        print(f"  browser session {i}: {type(exc).__name__}: {str(exc)[:120]} {state[:400]}")
         errors += 1
     await ctx.close()
     return {"latencies": latencies, "errors": errors, "own_only": own_only}
@@ -141,9 +150,13 @@ async def lights(url: str, ids: range, reruns: int) -> list[dict]:
 # --- 3. memory --------------------------------------------------------------------------------
 async def memory_curve(url: str, pid: int, n: int, every: int) -> None:
     """n distinct sentences through every page in turn; RSS every `every` sentences."""
+    for page in PAGES:  # warm-up: every page once (the pretrained model loads here)
+        s = Session(url)
+        await s.open({"text": "warm up"}, page=page)
+        await s.close()
     print(f"\nserver memory over {n} distinct sentences (light clients, pages in turn)")
     print(f"{'sentences':>10}{'RSS MB':>9}{'s/sentence':>12}")
-    print(f"{0:>10}{rss_mb(pid):>9.0f}{'':>12}")
+    print(f"{0:>10}{rss_mb(pid):>9.0f}{'':>12}  (every page visited once)")
     curve, s, text_id, t0 = [], None, None, time.perf_counter()
     for k in range(n):
         if k % 25 == 0:  # a new user every 25 sentences; the old session goes away

@@ -42,6 +42,12 @@ def _builds():
         "head_grid per head": lambda: heatmap.head_grid(
             _softmax(rng, 3, 2, n), toks[:2], toks, shared_scale=False, colorscale="Magma"
         ),
+        "head_mosaic": lambda: heatmap.head_mosaic(
+            _softmax(rng, 5, n, n), toks, titles=MARKUP + ["a", "b"]
+        ),
+        "head_mosaic per head": lambda: heatmap.head_mosaic(
+            _softmax(rng, 3, 2, n), toks[:2], toks, shared_scale=False
+        ),
         "attention_heatmap": lambda: heatmap.attention_heatmap(a, toks, title=MARKUP[0], zmin=None),
         "layer_head_mosaic": lambda: grid.layer_head_mosaic(
             _softmax(rng, 2, 3, 4, 4), selected=(1, 2), layer_label=MARKUP[0]
