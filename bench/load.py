@@ -1,175 +1,226 @@
-"""Many users at once: N real browser sessions against one `streamlit run`.
+"""Many users on one `streamlit run`: real browsers, light websocket clients, and memory.
 
-Each session opens the app with its own sentence, then changes the seed R times (a widget
-change, as a person would click it) and waits until every heatmap is redrawn. Reports p50/p95
-rerun latency, errors, whether every session only ever saw its own sentence, and the server's
-memory (RSS) before and after. The reference in the same run is one session alone, so the
-ratio says what sharing the server costs.
+1. Browsers: N Chromium sessions (own context, own sentence "userI reads sentence numberI",
+   own seeds) open the home page, then each clicks the sidebar seed's + button R times (a new
+   attention every time). A rerun is timed in the page's clock from the click to the charts
+   painted (bench/browser_timing.py). Every rerun checks that the session still shows its own
+   sentence and seed; an exception element, a timeout or another sentence counts as an error.
+   The reference is one session alone, measured in the same run. Chromium's renderers share
+   the machine's CPUs with the server: on a 2-core machine much of the slowdown is theirs.
+2. Light clients (bench/st_client.py): the same sessions over Streamlit's websocket protocol,
+   no browser; the server's own scaling, 1 session against N.
+3. Memory: the server's RSS over S distinct sentences sent by light clients, through every
+   page in turn (a new session every 25 sentences), printed every 50; the caches are bounded,
+   so the curve must flatten.
 
-    python bench/load.py --sessions 8 --reruns 5
+    python bench/load.py [--browsers 20] [--reruns 5] [--light 20] [--sentences 500]
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
-import shutil
-import socket
 import statistics
-import subprocess
 import sys
 import time
 import urllib.parse
-import urllib.request
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--no-first-run"]
+sys.path.insert(0, str(ROOT))
+
+from bench.browser_timing import BENCH_ARGS, INSTRUMENT, RESULT, SETTLED  # noqa: E402
+from bench.st_client import Session  # noqa: E402
+from tests.browser.server import chromium_path, streamlit_server  # noqa: E402
+
+PLUS = '.st-key-shared-seed button[data-testid="stNumberInputStepUp"]'
+SEED_BASE = 1000  # session i starts at seed SEED_BASE * (i + 1): nobody shares a model
+PAGES = ("", "step_by_step", "scaling", "positional_encoding", "pretrained")
+FIRST_TICKS = "() => document.querySelector('.js-plotly-plot')._fullLayout.xaxis.ticktext"
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def _rss_mb(pid: int) -> float:
-    total = 0
-    for p in [pid, *_children(pid)]:
-        try:
-            for line in Path(f"/proc/{p}/status").read_text().splitlines():
-                if line.startswith("VmRSS:"):
-                    total += int(line.split()[1])
-        except OSError:
-            pass
-    return total / 1024
-
-
-def _children(pid: int) -> list[int]:
+def rss_mb(pid: int) -> float:
     try:
-        return [int(c) for c in Path(f"/proc/{pid}/task/{pid}/children").read_text().split()]
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) / 1024
     except OSError:
-        return []
+        pass
+    return float("nan")
 
 
-def start_server() -> tuple[subprocess.Popen, str]:
-    port = _free_port()
-    proc = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "streamlit",
-            "run",
-            "app.py",
-            "--server.port",
-            str(port),
-            "--server.address",
-            "127.0.0.1",
-            "--server.headless",
-            "true",
-        ],
-        cwd=ROOT,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    url = f"http://127.0.0.1:{port}"
-    for _ in range(120):
-        try:
-            urllib.request.urlopen(url + "/_stcore/health", timeout=1)
-            return proc, url
-        except OSError:
-            time.sleep(0.5)
-    proc.kill()
-    raise RuntimeError("server did not start")
+def words(i: int) -> list[str]:
+    return [f"user{i}", "reads", "sentence", f"number{i}"]
 
 
-async def session(browser, url: str, i: int, reruns: int) -> dict:
-    words = [f"user{i}", "reads", "sentence", f"number{i}"]
+def _p95(xs: list[float]) -> float:
+    xs = sorted(xs)
+    return xs[min(len(xs) - 1, round(0.95 * (len(xs) - 1)))] if xs else float("nan")
+
+
+def summary(name: str, results: list[dict]) -> float:
+    lat = [x for r in results for x in r["latencies"]]
+    errors = sum(r["errors"] for r in results)
+    own = all(r["own_only"] for r in results)
+    p50 = statistics.median(lat) if lat else float("nan")
+    p95 = _p95(lat)
+    print(f"{name:<24}{len(lat):>7}{p50:>9.2f}{p95:>9.2f}{errors:>8}  {'yes' if own else 'NO'}")
+    return p95
+
+
+# --- 1. browsers ------------------------------------------------------------------------------
+async def browser_session(browser, url: str, i: int, reruns: int, quiet: int) -> dict:
+    mine, seed = words(i), SEED_BASE * (i + 1)
     ctx = await browser.new_context(viewport={"width": 1400, "height": 1000})
     page = await ctx.new_page()
+    await page.add_init_script(INSTRUMENT)
     errors, latencies, own_only = 0, [], True
+    query = urllib.parse.urlencode({"text": " ".join(mine), "seed": seed})
     try:
-        await page.goto(f"{url}/?text=" + urllib.parse.quote(" ".join(words)))
-        await page.wait_for_function(
-            "(w) => { const g = document.querySelector('.js-plotly-plot');"
-            " return g && g._fullLayout.xaxis.ticktext.join(' ') === w; }",
-            arg=" ".join(words),
-            timeout=120_000,
-        )
-        plus = page.get_by_role("button", name="Increment")  # the seed's + button
+        await page.goto(f"{url}/?{query}")
+        await page.wait_for_function(SETTLED, arg=quiet, timeout=300_000, polling=250)
+        ticks = await page.evaluate(FIRST_TICKS)
+        if ticks != mine:
+            print(f"  browser session {i} on opening: shows {ticks}")
+            own_only = False
         for r in range(reruns):
-            t0 = time.perf_counter()
-            await plus.first.click()
-            await page.wait_for_function(
-                "(s) => { const g = document.querySelector('.js-plotly-plot');"
-                " return g && new URL(location.href).searchParams.get('seed') === s"
-                " && g.data.length > 0; }",
-                arg=str(r + 1),
-                timeout=120_000,
+            await page.evaluate(
+                "() => { const m = window.__bench; m.t0 = null; m.states = [];"
+                " m.lastPlot = m.plotPaint = m.finPaint = 0; }"
             )
-            await page.wait_for_function(
-                "() => { const s = document.querySelector('[data-testid=\"stStatusWidget\"]');"
-                " return !s || !s.innerText.toLowerCase().includes('running'); }",
-                timeout=120_000,
-            )
-            latencies.append(time.perf_counter() - t0)
-            ticks = await page.evaluate(
-                "() => document.querySelector('.js-plotly-plot')._fullLayout.xaxis.ticktext"
-            )
-            own_only &= ticks == words
+            await page.locator(PLUS).click()
+            await page.wait_for_function(SETTLED, arg=quiet, timeout=300_000, polling=250)
+            latencies.append((await page.evaluate(RESULT))["total"] / 1e3)
+            shown_seed = urllib.parse.parse_qs(urllib.parse.urlparse(page.url).query)["seed"]
+            ticks = await page.evaluate(FIRST_TICKS)
+            if ticks != mine or shown_seed != [str(seed + r + 1)]:
+                print(f"  browser session {i} rerun {r}: shows {ticks}, seed {shown_seed}")
+                own_only = False
         errors += await page.locator('[data-testid="stException"]').count()
     except Exception as exc:  # noqa: BLE001 - a failed session is counted, not fatal
-        print(f"session {i}: {type(exc).__name__}: {str(exc)[:200]}")
+        state = await page.evaluate(
+            "() => JSON.stringify({bench: window.__bench, state: document.querySelector("
+            "'[data-test-script-state]')?.getAttribute('data-test-script-state')})"
+        )
+        print(f"  browser session {i}: {type(exc).__name__}: {str(exc)[:120]} {state[:400]}")
         errors += 1
     await ctx.close()
     return {"latencies": latencies, "errors": errors, "own_only": own_only}
 
 
-async def run(url: str, n: int, reruns: int) -> list[dict]:
+async def browsers(url: str, ids: range, reruns: int, quiet: int) -> list[dict]:
     from playwright.async_api import async_playwright
 
     async with async_playwright() as p:
-        browser = await p.chromium.launch(executable_path=shutil.which("chromium"), args=ARGS)
-        results = await asyncio.gather(*(session(browser, url, i, reruns) for i in range(n)))
+        browser = await p.chromium.launch(executable_path=chromium_path(), args=BENCH_ARGS)
+        results = await asyncio.gather(
+            *(browser_session(browser, url, i, reruns, quiet) for i in ids)
+        )
         await browser.close()
-    return results
+    return list(results)
 
 
-def summary(name: str, results: list[dict]) -> float:
-    lat = sorted(x for r in results for x in r["latencies"])
-    errors = sum(r["errors"] for r in results)
-    own = all(r["own_only"] for r in results)
-    p50 = statistics.median(lat) if lat else float("nan")
-    p95 = lat[min(len(lat) - 1, int(0.95 * len(lat)))] if lat else float("nan")
-    print(
-        f"{name:>12}: reruns {len(lat):>3}  p50 {p50:6.2f}s  p95 {p95:6.2f}s  errors {errors}"
-        f"  each saw only its own sentence: {own}"
-    )
-    return p50
+# --- 2. light clients -------------------------------------------------------------------------
+async def light_session(url: str, i: int, reruns: int) -> dict:
+    mine, seed = words(i), SEED_BASE * (i + 1)
+    s = Session(url)
+    errors, latencies, own_only = 0, [], True
+    try:
+        run = await s.open({"text": " ".join(mine), "seed": seed})
+        text_id, seed_id = run.widget_id("shared.text"), run.widget_id("shared.seed")
+        own_only &= run.charts()[0]["layout"]["xaxis"]["ticktext"] == mine
+        for r in range(reruns):
+            run = await s.rerun({text_id: " ".join(mine), seed_id: seed + r + 1})
+            latencies.append(run.seconds)
+            errors += len(run.exceptions)
+            own_only &= run.charts()[0]["layout"]["xaxis"]["ticktext"] == mine
+            own_only &= any(f"seed {seed + r + 1}" in e.markdown.body for e in run.elements)
+    except Exception as exc:  # noqa: BLE001
+        print(f"  light session {i}: {type(exc).__name__}: {str(exc)[:200]}")
+        errors += 1
+    finally:
+        await s.close()
+    return {"latencies": latencies, "errors": errors, "own_only": own_only}
+
+
+async def lights(url: str, ids: range, reruns: int) -> list[dict]:
+    return list(await asyncio.gather(*(light_session(url, i, reruns) for i in ids)))
+
+
+# --- 3. memory --------------------------------------------------------------------------------
+async def memory_curve(url: str, pid: int, n: int, every: int) -> None:
+    """n distinct sentences through every page in turn; RSS every `every` sentences."""
+    for page in PAGES:  # warm-up: every page once (the pretrained model loads here)
+        s = Session(url)
+        await s.open({"text": "warm up"}, page=page)
+        await s.close()
+    print(f"\nserver memory over {n} distinct sentences (light clients, pages in turn)")
+    print(f"{'sentences':>10}{'RSS MB':>9}{'s/sentence':>12}")
+    print(f"{0:>10}{rss_mb(pid):>9.0f}{'':>12}  (every page visited once)")
+    curve, s, text_id, t0 = [], None, None, time.perf_counter()
+    for k in range(n):
+        if k % 25 == 0:  # a new user every 25 sentences; the old session goes away
+            if s:
+                await s.close()
+            s = Session(url)
+            run = await s.open({"text": "warm up"}, page=PAGES[(k // 25) % len(PAGES)])
+            text_id = run.widget_id("shared.text")
+        sentence = f"sentence {k} says {k * 7919 % 10007} things about word{k}"
+        run = await s.rerun({text_id: sentence})
+        if run.exceptions:
+            print(f"  sentence {k}: {run.exceptions[0][:200]}")
+        if (k + 1) % every == 0:
+            curve.append(rss_mb(pid))
+            dt = (time.perf_counter() - t0) / every
+            print(f"{k + 1:>10}{curve[-1]:>9.0f}{dt:>12.2f}")
+            t0 = time.perf_counter()
+    await s.close()
+    if len(curve) >= 4:
+        half = len(curve) // 2
+        growth = curve[-1] - curve[half - 1]
+        print(f"growth over the second half: {growth:+.0f} MB ({growth / curve[-1]:+.1%})")
 
 
 def main() -> None:
     ap = argparse.ArgumentParser()
-    ap.add_argument("--sessions", type=int, default=8)
-    ap.add_argument("--reruns", type=int, default=5)
+    ap.add_argument("--browsers", type=int, default=20, help="concurrent Chromium sessions")
+    ap.add_argument("--light", type=int, default=20, help="concurrent websocket sessions")
+    ap.add_argument("--reruns", type=int, default=5, help="seed changes per session")
+    ap.add_argument("--sentences", type=int, default=500, help="for the memory curve")
+    ap.add_argument("--every", type=int, default=50)
+    ap.add_argument("--quiet", type=int, default=300, help="ms without change = painted")
     args = ap.parse_args()
-    proc, url = start_server()
-    try:
-        rss0 = _rss_mb(proc.pid)
-        alone = summary("1 session", asyncio.run(run(url, 1, args.reruns)))
-        rss1 = _rss_mb(proc.pid)
-        many = summary(
-            f"{args.sessions} sessions", asyncio.run(run(url, args.sessions, args.reruns))
-        )
-        rss2 = _rss_mb(proc.pid)
-        print(f"p50 ratio {args.sessions} sessions / 1 session: {many / alone:.2f}")
-        print(
-            f"server RSS: start {rss0:.0f} MB, after 1 session {rss1:.0f} MB, "
-            f"after {args.sessions} sessions {rss2:.0f} MB"
-        )
-    finally:
-        proc.terminate()
-        proc.wait(timeout=10)
+    with streamlit_server("app.py", timeout=180) as (url, proc):
+        rss0 = rss_mb(proc.pid)
+        print(f"server RSS at start {rss0:.0f} MB")
+        head = f"{'sessions':<24}{'reruns':>7}{'p50 s':>9}{'p95 s':>9}{'errors':>8}  own only"
+        if args.browsers:
+            print(
+                "\n1. Chromium sessions (headless, software rendering). Chromium's renderers"
+                " share this machine's CPUs with the server."
+            )
+            print(head)
+            alone = summary("1 browser", asyncio.run(browsers(url, range(1), args.reruns, 300)))
+            ids = range(1, args.browsers + 1)
+            many = summary(
+                f"{args.browsers} browsers",
+                asyncio.run(browsers(url, ids, args.reruns, args.quiet)),
+            )
+            print(f"p95 ratio {args.browsers} / 1: {many / alone:.2f} (target <= 3)")
+            print(f"server RSS {rss_mb(proc.pid):.0f} MB")
+        if args.light:
+            print("\n2. light websocket sessions (no browser): the server alone")
+            print(head)
+            first = 100 + args.browsers
+            alone = summary(
+                "1 light", asyncio.run(lights(url, range(first, first + 1), args.reruns))
+            )
+            ids = range(first + 1, first + 1 + args.light)
+            many = summary(f"{args.light} light", asyncio.run(lights(url, ids, args.reruns)))
+            print(f"p95 ratio {args.light} / 1: {many / alone:.2f}")
+            print(f"server RSS {rss_mb(proc.pid):.0f} MB")
+        if args.sentences:
+            asyncio.run(memory_curve(url, proc.pid, args.sentences, args.every))
 
 
 if __name__ == "__main__":

@@ -5,8 +5,20 @@ from __future__ import annotations
 import numpy as np
 import plotly.graph_objects as go
 
-from .heatmap import DEFAULT_PALETTE, EXACT, style
+from .figure import figure, named_colorscale, style
+from .heatmap import DEFAULT_PALETTE, EXACT
 from .labels import escape_label
+
+
+def _block_axis(label: str, n: int, t: int) -> dict:
+    """One tick per block of t cells and its one-cell gap ("head 0", ...) at the block's centre."""
+    return {
+        "tickmode": "array",
+        "tickvals": [i * (t + 1) + (t - 1) / 2 for i in range(n)],
+        "ticktext": [f"{escape_label(label)} {i}" for i in range(n)],
+        "showgrid": False,
+        "zeroline": False,
+    }
 
 
 def layer_head_mosaic(
@@ -44,44 +56,34 @@ def layer_head_mosaic(
         "%{customdata[1]}<br>query %{customdata[2]} → key %{customdata[3]}<br>"
         f"{escape_label(value_label)} = %{{z:{EXACT}}}<extra></extra>"
     )
-    fig = go.Figure(
-        go.Heatmap(
-            z=z,
-            customdata=info,
-            hovertemplate=hover,
-            colorscale=colorscale,
-            zmin=0.0,
-            zmax=float(np.nanmax(a)) if zmax is None else zmax,
-            hoverongaps=False,
-        )
-    )
-    centers = [i * step + (T - 1) / 2 for i in range(max(L, nh))]
-    fig.update_xaxes(
-        tickmode="array",
-        tickvals=centers[:nh],
-        ticktext=[f"{escape_label(head_label)} {h}" for h in range(nh)],
-        side="top",
-        showgrid=False,
-        zeroline=False,
-        range=[-0.5, z.shape[1] - 0.5],
-    )
-    fig.update_yaxes(
-        tickmode="array",
-        tickvals=centers[:L],
-        ticktext=[f"{escape_label(layer_label)} {layer}" for layer in range(L)],
-        autorange="reversed",
-        showgrid=False,
-        zeroline=False,
-        scaleanchor="x",
-    )
+    trace = {
+        "type": "heatmap",
+        "z": z,
+        "customdata": info,
+        "hovertemplate": hover,
+        "colorscale": named_colorscale(colorscale),
+        "zmin": 0.0,
+        "zmax": float(np.nanmax(a)) if zmax is None else zmax,
+        "hoverongaps": False,
+    }
+    layout = {
+        "xaxis": {
+            **_block_axis(head_label, nh, T),
+            "side": "top",
+            "range": [-0.5, z.shape[1] - 0.5],
+        },
+        "yaxis": {**_block_axis(layer_label, L, T), "autorange": "reversed", "scaleanchor": "x"},
+    }
     if selected is not None:
         layer, h = selected
-        fig.add_shape(
-            type="rect",
-            x0=h * step - 0.5,
-            x1=h * step + T - 0.5,
-            y0=layer * step - 0.5,
-            y1=layer * step + T - 0.5,
-            line={"color": "#E69F00", "width": 3},  # Okabe-Ito orange: visible on Viridis
-        )
-    return style(fig, height=max(260, int(90 + 760 * L / nh)))
+        layout["shapes"] = [
+            {
+                "type": "rect",
+                "x0": h * step - 0.5,
+                "x1": h * step + T - 0.5,
+                "y0": layer * step - 0.5,
+                "y1": layer * step + T - 0.5,
+                "line": {"color": "#E69F00", "width": 3},  # Okabe-Ito orange: visible on Viridis
+            }
+        ]
+    return figure([trace], style(layout, height=max(260, int(90 + 760 * L / nh))))

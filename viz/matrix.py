@@ -13,8 +13,10 @@ from collections.abc import Sequence
 import numpy as np
 import plotly.graph_objects as go
 
-from .heatmap import DEFAULT_PALETTE, DIVERGING, EXACT, style
-from .labels import escape_label, escape_labels
+from .axes import token_axis
+from .figure import figure, named_colorscale, style
+from .heatmap import DEFAULT_PALETTE, DIVERGING, EXACT
+from .labels import escape_label
 
 TEXT_CELLS = 144  # print values in the cells of matrices up to this many cells ...
 TEXT_COLS = 12  # ... and up to this many columns (narrower cells cannot hold "-0.12")
@@ -26,23 +28,6 @@ OUTLINE_DARK = "#111111"
 OUTLINE_LIGHT = "#ffffff"
 
 
-def _axis(labels: Sequence[str] | None, n: int, start: int, *, reverse: bool) -> dict:
-    """Numeric positions start..start+n-1; token labels as tick text when given."""
-    ax: dict = {"showgrid": False, "zeroline": False, "automargin": True}
-    lo, hi = start - 0.5, start + n - 0.5
-    ax["range"] = [hi, lo] if reverse else [lo, hi]
-    if labels is not None:
-        ax.update(
-            tickmode="array",
-            tickvals=list(range(start, start + n)),
-            ticktext=escape_labels(labels),
-            tickfont={"size": 11 if n <= 24 else 9 if n <= 48 else 7},
-        )
-    elif n <= 10:
-        ax.update(tickmode="linear", tick0=start, dtick=1)
-    return ax
-
-
 def _fmt(value: float, spec: str) -> str:
     if np.isnan(value):
         return ""
@@ -51,18 +36,21 @@ def _fmt(value: float, spec: str) -> str:
     return format(float(value), spec)
 
 
-def _outline(fig: go.Figure, x0: float, x1: float, y0: float, y1: float) -> None:
-    for color, width in ((OUTLINE_DARK, 4), (OUTLINE_LIGHT, 1.5)):
-        fig.add_shape(
-            type="rect",
-            x0=x0,
-            x1=x1,
-            y0=y0,
-            y1=y1,
-            line={"color": color, "width": width},
-            fillcolor="rgba(0,0,0,0)",
-            layer="above",
-        )
+def _outline(x0: float, x1: float, y0: float, y1: float) -> list[dict]:
+    """Two rectangles in the same place: a dark line with a light core."""
+    return [
+        {
+            "type": "rect",
+            "x0": x0,
+            "x1": x1,
+            "y0": y0,
+            "y1": y1,
+            "line": {"color": color, "width": width},
+            "fillcolor": "rgba(0,0,0,0)",
+            "layer": "above",
+        }
+        for color, width in ((OUTLINE_DARK, 4), (OUTLINE_LIGHT, 1.5))
+    ]
 
 
 def matrix_heatmap(
@@ -152,47 +140,53 @@ def matrix_heatmap(
             kw["text"] = np.vectorize(lambda v: _fmt(v, CELL_FMT), otypes=[object])(m)
             kw["texttemplate"] = "%{text}"
         kw["textfont"] = {"size": 11 if n_cols <= 8 else 9}
-    fig = go.Figure(
-        go.Heatmap(
-            z=z.astype(np.float32),
-            x=np.arange(col_start, col_start + n_cols),
-            y=np.arange(row_start, row_start + n_rows),
-            colorscale=colorscale,
-            zmin=zmin,
-            zmax=zmax,
-            zmid=0.0 if signed else None,
-            hoverongaps=True,
-            hovertemplate=f"{who_r}<br>{who_c}<br>{escape_label(value_label)} = {value}"
-            "<extra></extra>",
-            colorbar={"thickness": 12, "len": 1.0 if n_rows > 6 else 1.4},
-            **kw,
-        )
-    )
-    fig.update_xaxes(
-        title_text=escape_label(col_title), **_axis(col_labels, n_cols, col_start, reverse=False)
-    )
-    fig.update_yaxes(
-        title_text=escape_label(row_title), **_axis(row_labels, n_rows, row_start, reverse=True)
-    )
+    trace = {
+        "type": "heatmap",
+        "z": z.astype(np.float32),
+        "x": np.arange(col_start, col_start + n_cols),
+        "y": np.arange(row_start, row_start + n_rows),
+        "colorscale": named_colorscale(colorscale),
+        "zmin": zmin,
+        "zmax": zmax,
+        "zmid": 0.0 if signed else None,
+        "hoverongaps": True,
+        "hovertemplate": f"{who_r}<br>{who_c}<br>{escape_label(value_label)} = {value}"
+        "<extra></extra>",
+        "colorbar": {"thickness": 12, "len": 1.0 if n_rows > 6 else 1.4},
+        **kw,
+    }
+    layout: dict = {
+        "xaxis": {
+            "title": {"text": escape_label(col_title)},
+            **token_axis(col_labels, n_cols, start=col_start),
+        },
+        "yaxis": {
+            "title": {"text": escape_label(row_title)},
+            **token_axis(row_labels, n_rows, start=row_start, reverse=True),
+        },
+    }
     x0, x1 = col_start - 0.5, col_start + n_cols - 0.5
     y0, y1 = row_start - 0.5, row_start + n_rows - 0.5
+    shapes = []
     if highlight_row is not None:
         r = row_start + highlight_row
-        _outline(fig, x0, x1, r - 0.5, r + 0.5)
+        shapes += _outline(x0, x1, r - 0.5, r + 0.5)
     if highlight_rows is not None:
         a, b = max(highlight_rows[0], row_start), min(highlight_rows[1], row_start + n_rows)
         if a < b:
-            _outline(fig, x0, x1, a - 0.5, b - 0.5)
+            shapes += _outline(x0, x1, a - 0.5, b - 0.5)
     if highlight_cols is not None:
         a, b = max(highlight_cols[0], col_start), min(highlight_cols[1], col_start + n_cols)
         if a < b:
-            _outline(fig, a - 0.5, b - 0.5, y0, y1)
+            shapes += _outline(a - 0.5, b - 0.5, y0, y1)
+    if shapes:
+        layout["shapes"] = shapes
     if row_labels is None and n_rows > 24:  # rows of dimensions: no labels to keep apart
         cell = 7
     else:
         cell = 30 if n_rows <= 8 else 22 if n_rows <= 24 else 14 if n_rows <= 48 else 11
     auto = max(170, min(900, 110 + cell * n_rows))
-    return style(fig, height=height or auto, title=title)
+    return figure([trace], style(layout, height=height or auto, title=title))
 
 
 def weights_compare(
@@ -219,26 +213,26 @@ def weights_compare(
     if len(labels) != uniform.shape[0]:
         raise ValueError(f"{uniform.shape[0]} weights but {len(labels)} labels")
     n = len(labels)
-    fig = go.Figure()
-    for row, name, color in zip((uniform, attention), names, colors):
-        fig.add_trace(
-            go.Bar(
-                x=np.arange(n),
-                y=row,
-                name=escape_label(name),
-                marker_color=color,
-                customdata=np.arange(n),
-                hovertemplate=f"{escape_label(x_title)} %{{customdata}}: %{{x}}<br>"
-                f"{escape_label(name)}: {escape_label(value_label)} = "
-                f"%{{y:{EXACT}}}<extra></extra>",
-            )
-        )
-    fig.update_layout(
-        barmode="group", legend={"orientation": "h", "y": 1.02, "x": 0, "yanchor": "bottom"}
-    )
-    fig.update_xaxes(title_text=escape_label(x_title), **_axis(labels, n, 0, reverse=False))
-    fig.update_yaxes(title_text=escape_label(value_label), rangemode="tozero")
-    return style(fig, height=300, title=title)
+    data = [
+        {
+            "type": "bar",
+            "x": np.arange(n),
+            "y": row,
+            "name": escape_label(name),
+            "marker": {"color": color},
+            "customdata": np.arange(n),
+            "hovertemplate": f"{escape_label(x_title)} %{{customdata}}: %{{x}}<br>"
+            f"{escape_label(name)}: {escape_label(value_label)} = %{{y:{EXACT}}}<extra></extra>",
+        }
+        for row, name, color in zip((uniform, attention), names, colors)
+    ]
+    layout = {
+        "barmode": "group",
+        "legend": {"orientation": "h", "y": 1.02, "x": 0, "yanchor": "bottom"},
+        "xaxis": {"title": {"text": escape_label(x_title)}, **token_axis(labels)},
+        "yaxis": {"title": {"text": escape_label(value_label)}, "rangemode": "tozero"},
+    }
+    return figure(data, style(layout, height=300, title=title))
 
 
 __all__ = ["DEFAULT_PALETTE", "DIVERGING", "matrix_heatmap", "weights_compare"]

@@ -8,18 +8,35 @@ from __future__ import annotations
 
 import numpy as np
 import plotly.graph_objects as go
-from plotly.subplots import make_subplots
 
-from .heatmap import DIVERGING, _axis_ticks, _y_axis_ticks, attention_heatmap, heatmap_trace, style
-from .labels import check_lengths, escape_label, escape_labels
+from .figure import axis_key, cell_axes, figure, named_colorscale, style, subplot_grid
+from .heatmap import DIVERGING, attention_heatmap, heatmap_row
+from .labels import escape_label, escape_labels
+from .lines import line_layout, line_trace
 
 # Okabe-Ito: distinguishable with every common colour-vision deficiency
 QUALITATIVE = ("#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#000000")
 _SHUFFLE_PALETTE = "Viridis"
+_PLAIN_AXIS = {"showgrid": False, "zeroline": False}
 
 
 def _colour(i: int) -> str:
     return QUALITATIVE[i % len(QUALITATIVE)]
+
+
+def _signed_heatmap(z: np.ndarray, hovertemplate: str, zmax: float, **extra) -> dict:
+    """A position x position (or x dimension) table on the diverging palette [-zmax, zmax]."""
+    return {
+        "type": "heatmap",
+        "z": z,
+        "x": np.arange(z.shape[1]),
+        "y": np.arange(z.shape[0]),
+        "colorscale": named_colorscale(DIVERGING),
+        "zmin": -zmax,
+        "zmax": zmax,
+        "hovertemplate": hovertemplate,
+        **extra,
+    }
 
 
 def encoding_curves(
@@ -39,25 +56,29 @@ def encoding_curves(
     if any(not 0 <= d < pe.shape[1] for d in dims):
         raise ValueError(f"dimensions must be in 0..{pe.shape[1] - 1}, got {dims}")
     pos = np.arange(pe.shape[0])
-    fig = go.Figure()
     x_t, y_t = escape_label(x_title), escape_label(y_title)
-    for j, (d, name) in enumerate(zip(dims, names)):
-        label = escape_label(name)
-        fig.add_trace(
-            go.Scatter(
-                x=pos,
-                y=pe[:, d],
-                mode="lines+markers" if len(pos) <= 64 else "lines",
-                marker={"size": 4},
-                line={"color": _colour(j), "width": 2},
-                name=label,
-                hovertemplate=f"{label}<br>{x_t} %{{x}}<br>{y_t} = %{{y:.6f}}<extra></extra>",
-            )
+    data = [
+        line_trace(
+            pos,
+            pe[:, d],
+            name=name,
+            color=_colour(j),
+            markers=len(pos) <= 64,
+            marker_size=4,
+            hovertemplate=f"{escape_label(name)}<br>{x_t} %{{x}}<br>{y_t} = %{{y:.6f}}"
+            "<extra></extra>",
         )
-    fig.update_xaxes(title_text=x_t)
-    fig.update_yaxes(title_text=y_t, range=[-1.1, 1.1], zeroline=True)
-    fig.update_layout(legend={"orientation": "h", "y": -0.2}, hovermode="closest")
-    return style(fig, height=height)
+        for j, (d, name) in enumerate(zip(dims, names))
+    ]
+    layout = line_layout(
+        x_title=x_title,
+        y_title=y_title,
+        height=height,
+        legend_y=-0.2,
+        yaxis={"range": [-1.1, 1.1], "zeroline": True},
+        hovermode="closest",
+    )
+    return figure(data, layout)
 
 
 def encoding_heatmap(
@@ -71,21 +92,15 @@ def encoding_heatmap(
     """The (positions x dimensions) table, blue below 0, red above, fixed to [-1, 1]."""
     pe = np.asarray(pe, dtype=np.float32)
     x_t, y_t = escape_label(x_title), escape_label(y_title)
-    fig = go.Figure(
-        go.Heatmap(
-            z=pe,
-            x=np.arange(pe.shape[1]),
-            y=np.arange(pe.shape[0]),
-            colorscale=DIVERGING,
-            zmin=-1.0,
-            zmax=1.0,
-            hovertemplate=f"{y_t} %{{y}}<br>{x_t} %{{x}}<br>"
-            f"{escape_label(value_label)} = %{{z:.6f}}<extra></extra>",
-        )
+    hover = (
+        f"{y_t} %{{y}}<br>{x_t} %{{x}}<br>{escape_label(value_label)} = %{{z:.6f}}<extra></extra>"
     )
-    fig.update_xaxes(title_text=x_t, showgrid=False, zeroline=False)
-    fig.update_yaxes(title_text=y_t, autorange="reversed", showgrid=False, zeroline=False)
-    return style(fig, height=height or max(320, min(640, 80 + 4 * pe.shape[0])))
+    layout = {
+        "xaxis": {"title": {"text": x_t}, **_PLAIN_AXIS},
+        "yaxis": {"title": {"text": y_t}, "autorange": "reversed", **_PLAIN_AXIS},
+    }
+    height = height or max(320, min(640, 80 + 4 * pe.shape[0]))
+    return figure([_signed_heatmap(pe, hover, 1.0)], style(layout, height=height))
 
 
 def wavelength_chart(
@@ -102,37 +117,37 @@ def wavelength_chart(
     a second, flat trace (pairs above it never complete one cycle in the table)."""
     wl = np.asarray(wavelengths, dtype=np.float64)
     i = np.arange(len(wl))
-    label, x_t, y_t = escape_label(name), escape_label(x_title), escape_label(y_title)
-    fig = go.Figure(
-        go.Scatter(
-            x=i,
-            y=wl,
-            mode="lines+markers" if len(i) <= 64 else "lines",
-            marker={"size": 5},
-            line={"color": QUALITATIVE[0]},
-            name=label,
+    label, x_t = escape_label(name), escape_label(x_title)
+    data = [
+        line_trace(
+            i,
+            wl,
+            name=name,
+            color=QUALITATIVE[0],
+            width=None,
+            markers=len(i) <= 64,
+            marker_size=5,
             customdata=np.stack([2 * i, 2 * i + 1], axis=1),
             hovertemplate=f"{x_t}: %{{x}} (%{{customdata[0]}}, %{{customdata[1]}})<br>"
             f"{label} = %{{y:.6g}}<extra></extra>",
         )
-    )
+    ]
     if n_positions is not None:
         # a trace, not add_hline: annotations on log axes take log10 coordinates
         ref = f"{escape_label(positions_label)} = {n_positions}"
-        fig.add_trace(
-            go.Scatter(
-                x=[i[0], i[-1]],
-                y=[n_positions, n_positions],
-                mode="lines",
-                line={"dash": "dot", "color": QUALITATIVE[1]},
-                name=ref,
-                hovertemplate=f"{ref}<extra></extra>",
-            )
+        data.append(
+            {
+                "type": "scatter",
+                "x": [i[0], i[-1]],
+                "y": [n_positions, n_positions],
+                "mode": "lines",
+                "line": {"dash": "dot", "color": QUALITATIVE[1]},
+                "name": ref,
+                "hovertemplate": f"{ref}<extra></extra>",
+            }
         )
-    fig.update_xaxes(title_text=x_t)
-    fig.update_yaxes(title_text=y_t, type="log")
-    fig.update_layout(legend={"orientation": "h", "y": -0.25})
-    return style(fig, height=height)
+    layout = line_layout(x_title=x_title, y_title=y_title, height=height, yaxis={"type": "log"})
+    return figure(data, layout)
 
 
 def similarity_heatmap(
@@ -146,26 +161,22 @@ def similarity_heatmap(
     """PE PE^T: symmetric, constant along each diagonal; diverging palette centred on 0."""
     sim = np.asarray(sim, dtype=np.float32)
     zmax = float(np.abs(sim).max()) if sim.size else 1.0
-    x_t, y_t = escape_label(x_title), escape_label(y_title)
-    fig = go.Figure(
-        go.Heatmap(
-            z=sim,
-            x=np.arange(sim.shape[1]),
-            y=np.arange(sim.shape[0]),
-            colorscale=DIVERGING,
-            zmin=-zmax,
-            zmax=zmax,
-            hovertemplate=f"p = %{{y}}, q = %{{x}}<br>"
-            f"{escape_label(value_label)} = %{{z:.6f}}<extra></extra>",
-        )
-    )
-    fig.update_xaxes(
-        title_text=x_t, showgrid=False, zeroline=False, scaleanchor="y", constrain="domain"
-    )
-    fig.update_yaxes(
-        title_text=y_t, autorange="reversed", showgrid=False, zeroline=False, constrain="domain"
-    )
-    return style(fig, height=height or 520)
+    hover = f"p = %{{y}}, q = %{{x}}<br>{escape_label(value_label)} = %{{z:.6f}}<extra></extra>"
+    layout = {
+        "xaxis": {
+            "title": {"text": escape_label(x_title)},
+            **_PLAIN_AXIS,
+            "scaleanchor": "y",
+            "constrain": "domain",
+        },
+        "yaxis": {
+            "title": {"text": escape_label(y_title)},
+            "autorange": "reversed",
+            **_PLAIN_AXIS,
+            "constrain": "domain",
+        },
+    }
+    return figure([_signed_heatmap(sim, hover, zmax)], style(layout, height=height or 520))
 
 
 def offset_profiles(
@@ -181,39 +192,36 @@ def offset_profiles(
     """Similarity against offset for several anchors p: the curves lie on top of each other."""
     if len(names) != len(profiles):
         raise ValueError(f"{len(profiles)} profiles but {len(names)} names")
-    x_t, y_t = escape_label(x_title), escape_label(y_title)
-    fig = go.Figure()
+    y_t = escape_label(y_title)
+    data = []
     if closed_form is not None:
         k, v = closed_form
         cl = escape_label(closed_name)
-        fig.add_trace(
-            go.Scatter(
-                x=np.asarray(k),
-                y=np.asarray(v, dtype=np.float64),
-                mode="lines",
-                line={"color": "#999999", "width": 6},
+        data.append(
+            line_trace(
+                k,
+                v,
+                name=closed_name,
+                color="#999999",
+                width=6,
                 opacity=0.5,
-                name=cl,
                 hovertemplate=f"{cl}<br>k = %{{x}}<br>%{{y:.6f}}<extra></extra>",
             )
         )
     dashes = ("solid", "dash", "dot", "dashdot")
     for j, ((k, v), name) in enumerate(zip(profiles, names)):
-        label = escape_label(name)
-        fig.add_trace(
-            go.Scatter(
-                x=np.asarray(k),
-                y=np.asarray(v, dtype=np.float64),
-                mode="lines",
-                line={"color": _colour(j), "dash": dashes[j % len(dashes)], "width": 2},
-                name=label,
-                hovertemplate=f"{label}<br>k = %{{x}}<br>{y_t} = %{{y:.6f}}<extra></extra>",
+        data.append(
+            line_trace(
+                k,
+                v,
+                name=name,
+                color=_colour(j),
+                dash=dashes[j % len(dashes)],
+                hovertemplate=f"{escape_label(name)}<br>k = %{{x}}<br>{y_t} = %{{y:.6f}}"
+                "<extra></extra>",
             )
         )
-    fig.update_xaxes(title_text=x_t)
-    fig.update_yaxes(title_text=y_t)
-    fig.update_layout(legend={"orientation": "h", "y": -0.25})
-    return style(fig, height=height)
+    return figure(data, line_layout(x_title=x_title, y_title=y_title, height=height))
 
 
 def layout_comparison(
@@ -231,29 +239,28 @@ def layout_comparison(
     b = np.asarray(concatenated, dtype=np.float32)
     if a.shape != b.shape:
         raise ValueError(f"layouts differ in shape: {a.shape} and {b.shape}")
-    fig = make_subplots(
-        rows=1, cols=2, subplot_titles=escape_labels(titles), horizontal_spacing=0.08
-    )
+    layout = subplot_grid(1, 2, titles=escape_labels(titles), horizontal_spacing=0.08)
     x_t, y_t = escape_label(x_title), escape_label(y_title)
     hover = f"{y_t} %{{y}}<br>{x_t} %{{x}}<br>{escape_label(value_label)} = %{{z:.6f}}"
+    data = []
     for c, (m, title) in enumerate(zip((a, b), titles)):
-        fig.add_trace(
-            go.Heatmap(
-                z=m,
-                x=np.arange(m.shape[1]),
-                y=np.arange(m.shape[0]),
-                coloraxis="coloraxis",
-                name=escape_label(title),
-                hovertemplate=hover + "<extra></extra>",
-            ),
-            row=1,
-            col=c + 1,
+        data.append(
+            {
+                "type": "heatmap",
+                "z": m,
+                "x": np.arange(m.shape[1]),
+                "y": np.arange(m.shape[0]),
+                "coloraxis": "coloraxis",
+                "name": escape_label(title),
+                "hovertemplate": hover + "<extra></extra>",
+                **cell_axes(c),
+            }
         )
-        fig.update_xaxes(title_text=x_t, showgrid=False, zeroline=False, row=1, col=c + 1)
-        fig.update_yaxes(autorange="reversed", showgrid=False, zeroline=False, row=1, col=c + 1)
-    fig.update_yaxes(title_text=y_t, row=1, col=1)
-    fig.update_layout(coloraxis={"colorscale": DIVERGING, "cmin": -1.0, "cmax": 1.0})
-    return style(fig, height=height or max(320, min(560, 80 + 4 * a.shape[0])))
+        layout[axis_key(c + 1)].update(title={"text": x_t}, **_PLAIN_AXIS)
+        layout[axis_key(c + 1, "y")].update(autorange="reversed", **_PLAIN_AXIS)
+    layout["yaxis"]["title"] = {"text": y_t}
+    layout["coloraxis"] = {"colorscale": named_colorscale(DIVERGING), "cmin": -1.0, "cmax": 1.0}
+    return figure(data, style(layout, height=height or max(320, min(560, 80 + 4 * a.shape[0]))))
 
 
 def shuffle_panels(
@@ -271,26 +278,18 @@ def shuffle_panels(
 ) -> go.Figure:
     """A (the sentence), A' (the shuffled sentence) and P A P^T (A with rows and columns moved
     to the shuffled order), one shared colour scale from 0 to the largest weight."""
-    mats = [np.asarray(m, dtype=np.float32) for m in (weights, shuffled, predicted)]
-    labels = (tokens, shuffled_tokens, shuffled_tokens)
-    for m, lab in zip(mats, labels):
-        check_lengths(m.shape, lab, lab)
     t = len(tokens)
-    fig = make_subplots(
-        rows=1, cols=3, subplot_titles=escape_labels(titles), horizontal_spacing=0.12
+    return heatmap_row(
+        (weights, shuffled, predicted),
+        (tokens, shuffled_tokens, shuffled_tokens),
+        titles=titles,
+        value_label=value_label,
+        x_title=x_title,
+        y_title=y_title,
+        colorscale=colorscale,
+        horizontal_spacing=0.12,
+        height=max(340, min(640, 120 + 16 * t)),
     )
-    zmax = max(float(m.max()) for m in mats) if t else 1.0
-    for c, (m, lab, title) in enumerate(zip(mats, labels, titles)):
-        tr = heatmap_trace(
-            m, lab, lab, zmin=None, zmax=None, value_label=value_label, coloraxis="coloraxis"
-        )
-        tr.update(name=escape_label(title))
-        fig.add_trace(tr, row=1, col=c + 1)
-        fig.update_xaxes(_axis_ticks(lab), title_text=escape_label(x_title), row=1, col=c + 1)
-        fig.update_yaxes(_y_axis_ticks(lab), row=1, col=c + 1)
-    fig.update_yaxes(title_text=escape_label(y_title), row=1, col=1)
-    fig.update_layout(coloraxis={"colorscale": colorscale, "cmin": 0.0, "cmax": zmax})
-    return style(fig, height=max(340, min(640, 120 + 16 * t)))
 
 
 def permutation_figure(

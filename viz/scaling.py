@@ -8,10 +8,11 @@ from __future__ import annotations
 
 import numpy as np
 import plotly.graph_objects as go
-from plotly.subplots import make_subplots
 
-from .heatmap import DEFAULT_PALETTE, _axis_ticks, _y_axis_ticks, heatmap_trace, style
-from .labels import check_lengths, escape_label, escape_labels
+from .figure import axis_key, cell_axes, figure, style, subplot_grid
+from .heatmap import DEFAULT_PALETTE, heatmap_row
+from .labels import escape_label, escape_labels
+from .lines import line_layout, line_trace
 
 UNSCALED = "#D55E00"  # Okabe-Ito vermillion
 SCALED = "#0072B2"  # Okabe-Ito blue
@@ -28,17 +29,11 @@ def _log2_ticks(values, every: int = 1) -> dict:
     return {"type": "log", "tickvals": ticks, "ticktext": [f"{x:g}" for x in ticks]}
 
 
-def _line(x, y, *, name: str, color: str, dash: str = "solid", markers: bool = True, **kw):
-    label = escape_label(name)
-    return go.Scatter(
-        x=np.asarray(x),
-        y=np.asarray(y, dtype=np.float64),
-        mode="lines+markers" if markers else "lines",
-        marker={"size": 6},
-        line={"color": color, "dash": dash, "width": 2},
-        name=label,
-        **kw,
-    )
+def _line(x, series: tuple, **kw) -> dict:
+    """The page's curve from a series (y, name, colour, dash, markers): markers of size 6 (also
+    in the legend of a plain line)."""
+    y, name, color, dash, markers = series
+    return line_trace(x, y, name=name, color=color, dash=dash, markers=markers, marker_size=6, **kw)
 
 
 def std_figure(
@@ -68,25 +63,24 @@ def std_figure(
         (scaled_std, names[2], SCALED, "solid", True),
         (scaled_theory, names[3], THEORY, "dot", False),
     )
-    fig = go.Figure()
-    for y, name, color, dash, markers in series:
-        label = escape_label(name)
-        fig.add_trace(
-            _line(
-                d_k,
-                y,
-                name=name,
-                color=color,
-                dash=dash,
-                markers=markers,
-                hovertemplate=f"{label}<br>{x_t} = %{{x}}<br>%{{y:.6f}}<extra></extra>",
-            )
+    data = [
+        _line(
+            d_k,
+            s,
+            hovertemplate=f"{escape_label(s[1])}<br>{x_t} = %{{x}}<br>%{{y:.6f}}<extra></extra>",
         )
-    fig.update_xaxes(title_text=x_t, **_log2_ticks(d_k))
+        for s in series
+    ]
     all_y = np.concatenate([np.ravel(y) for y, *_ in series])
-    fig.update_yaxes(title_text=escape_label(y_title), **_log2_ticks(all_y))
-    fig.update_layout(legend={"orientation": "h", "y": -0.2})
-    return style(fig, height=height)
+    layout = line_layout(
+        x_title=x_title,
+        y_title=y_title,
+        height=height,
+        legend_y=-0.2,
+        xaxis=_log2_ticks(d_k),
+        yaxis=_log2_ticks(all_y),
+    )
+    return figure(data, layout)
 
 
 def histogram_figure(
@@ -99,25 +93,34 @@ def histogram_figure(
     height: int = 360,
 ) -> go.Figure:
     """The sampled scores at one d_k before and after scaling, as densities on one axis."""
-    fig = go.Figure()
+    data = []
     for values, name, color in ((unscaled, names[0], UNSCALED), (scaled, names[1], SCALED)):
         label = escape_label(name)
-        fig.add_trace(
-            go.Histogram(
-                x=np.asarray(values, dtype=np.float64),
-                histnorm="probability density",
-                nbinsx=80,
-                name=label,
-                marker={"color": color},
-                opacity=0.6,
-                hovertemplate=f"{label}<br>%{{x}}<br>{escape_label(y_title)} = %{{y:.6f}}"
+        data.append(
+            {
+                "type": "histogram",
+                "x": np.asarray(values, dtype=np.float64),
+                "histnorm": "probability density",
+                "nbinsx": 80,
+                "name": label,
+                "marker": {"color": color},
+                "opacity": 0.6,
+                "hovertemplate": f"{label}<br>%{{x}}<br>{escape_label(y_title)} = %{{y:.6f}}"
                 "<extra></extra>",
-            )
+            }
         )
-    fig.update_layout(barmode="overlay", legend={"orientation": "h", "y": -0.25})
-    fig.update_xaxes(title_text=escape_label(x_title))
-    fig.update_yaxes(title_text=escape_label(y_title))
-    return style(fig, height=height)
+    layout = line_layout(x_title=x_title, y_title=y_title, height=height, barmode="overlay")
+    return figure(data, layout)
+
+
+def _panels(titles, x_title: str, x_axis: dict, *, spacing: float, height: int) -> dict:
+    """One row of len(titles) panels over the same x (a log axis), legend under them."""
+    n = len(titles)
+    layout = subplot_grid(1, n, titles=escape_labels(titles), horizontal_spacing=spacing)
+    for c in range(n):
+        layout[axis_key(c + 1)].update(title={"text": escape_label(x_title)}, **x_axis)
+    layout["legend"] = {"orientation": "h", "y": -0.25}
+    return style(layout, height=height)
 
 
 def saturation_figure(
@@ -137,50 +140,34 @@ def saturation_figure(
     max_weight, entropy, jacobian: (2, n) arrays, row 0 unscaled, row 1 scaled.
     """
     d_k = np.asarray(d_k)
-    fig = make_subplots(
-        rows=1, cols=3, subplot_titles=escape_labels(titles), horizontal_spacing=0.08
-    )
     x_t = escape_label(x_title)
+    data = []
     for c, (vals, ref, title) in enumerate(zip((max_weight, entropy, jacobian), uniform, titles)):
         vals = np.asarray(vals, dtype=np.float64)
         if vals.shape != (2, len(d_k)):
             raise ValueError(f"{title}: expected shape (2, {len(d_k)}), got {vals.shape}")
         t_lab = escape_label(title)
-        for s, (name, color) in enumerate(zip(names[:2], (UNSCALED, SCALED))):
-            label = escape_label(name)
-            fig.add_trace(
+        curves = (
+            (vals[0], names[0], UNSCALED, "solid", True),
+            (vals[1], names[1], SCALED, "solid", True),
+            (np.full(len(d_k), ref), names[2], THEORY, "dot", False),
+        )
+        for curve in curves:
+            label = escape_label(curve[1])
+            flat = not curve[4]  # the reference: the same at every d_k, no x in its hover
+            who = f"{label}<br>" if flat else f"{label}<br>{x_t} = %{{x}}<br>"
+            data.append(
                 _line(
                     d_k,
-                    vals[s],
-                    name=name,
-                    color=color,
+                    curve,
                     legendgroup=label,
                     showlegend=c == 0,
-                    hovertemplate=f"{label}<br>{x_t} = %{{x}}<br>{t_lab} = %{{y:.6g}}"
-                    "<extra></extra>",
-                ),
-                row=1,
-                col=c + 1,
+                    hovertemplate=f"{who}{t_lab} = %{{y:.6g}}<extra></extra>",
+                    **cell_axes(c),
+                )
             )
-        label = escape_label(names[2])
-        fig.add_trace(
-            _line(
-                d_k,
-                np.full(len(d_k), ref),
-                name=names[2],
-                color=THEORY,
-                dash="dot",
-                markers=False,
-                legendgroup=label,
-                showlegend=c == 0,
-                hovertemplate=f"{label}<br>{t_lab} = %{{y:.6g}}<extra></extra>",
-            ),
-            row=1,
-            col=c + 1,
-        )
-        fig.update_xaxes(title_text=x_t, **_log2_ticks(d_k, every=2), row=1, col=c + 1)
-    fig.update_layout(legend={"orientation": "h", "y": -0.25})
-    return style(fig, height=height)
+    layout = _panels(titles, x_title, _log2_ticks(d_k, every=2), spacing=0.08, height=height)
+    return figure(data, layout)
 
 
 def heatmap_pair(
@@ -195,25 +182,17 @@ def heatmap_pair(
     colorscale: str = DEFAULT_PALETTE,
 ) -> go.Figure:
     """Two (T, T) weight matrices side by side on one shared colour scale [0, largest]."""
-    mats = [np.asarray(m, dtype=np.float32) for m in (left, right)]
-    for m in mats:
-        check_lengths(m.shape, tokens, tokens)
-    t = len(tokens)
-    fig = make_subplots(
-        rows=1, cols=2, subplot_titles=escape_labels(titles), horizontal_spacing=0.1
+    return heatmap_row(
+        (left, right),
+        (tokens, tokens),
+        titles=titles,
+        value_label=value_label,
+        x_title=x_title,
+        y_title=y_title,
+        colorscale=colorscale,
+        horizontal_spacing=0.1,
+        height=max(360, min(720, 120 + 20 * len(tokens))),
     )
-    for c, (m, title) in enumerate(zip(mats, titles)):
-        tr = heatmap_trace(
-            m, tokens, tokens, zmin=None, zmax=None, value_label=value_label, coloraxis="coloraxis"
-        )
-        tr.update(name=escape_label(title))
-        fig.add_trace(tr, row=1, col=c + 1)
-        fig.update_xaxes(_axis_ticks(tokens), title_text=escape_label(x_title), row=1, col=c + 1)
-        fig.update_yaxes(_y_axis_ticks(tokens), row=1, col=c + 1)
-    fig.update_yaxes(title_text=escape_label(y_title), row=1, col=1)
-    zmax = max(float(m.max()) for m in mats) if t else 1.0
-    fig.update_layout(coloraxis={"colorscale": colorscale, "cmin": 0.0, "cmax": zmax})
-    return style(fig, height=max(360, min(720, 120 + 20 * t)))
 
 
 def temperature_figure(
@@ -230,48 +209,41 @@ def temperature_figure(
     """Entropy and max weight of softmax(scores / tau) against tau (log axis), with marked
     points (tau, entropy, max weight, label): e.g. tau = 1 (unscaled), sqrt(d_k) (scaled)."""
     taus = np.asarray(temperatures, dtype=np.float64)
-    fig = make_subplots(
-        rows=1, cols=2, subplot_titles=escape_labels(titles), horizontal_spacing=0.1
-    )
-    x_t = escape_label(x_title)
     symbols = ("circle", "diamond", "star", "square")
+    data = []
     for c, (vals, title) in enumerate(zip((entropy, max_weight), titles)):
         t_lab = escape_label(title)
-        fig.add_trace(
+        data.append(
             _line(
                 taus,
-                vals,
-                name=curve_name,
-                color=THEORY,
-                markers=False,
+                (vals, curve_name, THEORY, "solid", False),
                 legendgroup="curve",
                 showlegend=c == 0,
                 hovertemplate=f"τ = %{{x:.4g}}<br>{t_lab} = %{{y:.6f}}<extra></extra>",
-            ),
-            row=1,
-            col=c + 1,
+                **cell_axes(c),
+            )
         )
         for j, (tau, ent, mw, label) in enumerate(marks):
             lab = escape_label(label)
-            fig.add_trace(
-                go.Scatter(
-                    x=[tau],
-                    y=[ent if c == 0 else mw],
-                    mode="markers",
-                    marker={
+            data.append(
+                {
+                    "type": "scatter",
+                    "x": [tau],
+                    "y": [ent if c == 0 else mw],
+                    "mode": "markers",
+                    "marker": {
                         "size": 13,
                         "symbol": symbols[j % len(symbols)],
                         "color": (UNSCALED, SCALED, MARK, THEORY)[j % 4],
                         "line": {"width": 1, "color": "white"},
                     },
-                    name=lab,
-                    legendgroup=lab,
-                    showlegend=c == 0,
-                    hovertemplate=f"{lab}<br>τ = %{{x:.4g}}<br>{t_lab} = %{{y:.6f}}<extra></extra>",
-                ),
-                row=1,
-                col=c + 1,
+                    "name": lab,
+                    "legendgroup": lab,
+                    "showlegend": c == 0,
+                    "hovertemplate": f"{lab}<br>τ = %{{x:.4g}}<br>{t_lab} = %{{y:.6f}}"
+                    "<extra></extra>",
+                    **cell_axes(c),
+                }
             )
-        fig.update_xaxes(title_text=x_t, **_log2_ticks(taus, every=2), row=1, col=c + 1)
-    fig.update_layout(legend={"orientation": "h", "y": -0.25})
-    return style(fig, height=height)
+    layout = _panels(titles, x_title, _log2_ticks(taus, every=2), spacing=0.1, height=height)
+    return figure(data, layout)

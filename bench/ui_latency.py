@@ -1,0 +1,243 @@
+"""Slider step to redrawn charts, per page, in Chromium, against Streamlit's floor.
+
+Starts `streamlit run app.py` and `streamlit run bench/floor_page.py` (one sidebar
+select_slider, one 12x12 heatmap), opens every page in its own tab (its own session), and
+steps the sidebar's heads slider with the keyboard (ArrowRight, then ArrowLeft, ...) on the
+slider thumb, the pages taking turns with the floor so that machine noise hits all alike.
+
+One step is timed in the page's own clock, from the keydown to the later of
+  - the frame painted after the app's `[data-test-script-state]` turned `notRunning`, and
+  - the frame painted after the last change inside any `.js-plotly-plot` (two
+    requestAnimationFrame after the last DOM change of a chart),
+once nothing has changed for `--quiet` ms (the quiet wait itself is not counted). "script" is
+the time from `running` to `notRunning` as the browser sees it: the server's script run plus
+the delivery of its messages. "kB" is what the websocket received for that rerun.
+
+Then: cold start (server start to the first chart painted, app home page against the floor),
+and the payload of one rerun at the issue's sizes (home: 64 tokens x 16 heads; pretrained:
+256 WordPiece tokens), which must stay <= 3 MB.
+
+    python bench/ui_latency.py [--steps 10] [--cold 2] [--pages home scaling ...]
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import tempfile
+import time
+import urllib.parse
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from bench.browser_timing import BENCH_ARGS, INSTRUMENT, RESULT, SETTLED  # noqa: E402
+from tests.browser.server import chromium_path, streamlit_server  # noqa: E402
+
+PAGES = {
+    "home": "/",
+    "step_by_step": "/step_by_step",
+    "scaling": "/scaling",
+    "positional_encoding": "/positional_encoding",
+    "pretrained": "/pretrained",
+}
+TARGET = {"home": 1.3}  # x floor; every other page: 2.0
+COLD_TARGET = 1.5
+PAYLOAD_LIMIT = 3_000_000
+ENGLISH = "the quick brown fox jumps over the lazy dog while the cat watches it ."
+THUMB = '.st-key-shared-n_heads input[type="range"]'  # the slider's thumb
+
+
+def timed_server(script: str, runlog: Path, **kw):
+    """`streamlit run script`, each script run timed into `runlog` (bench/timed_streamlit.py)."""
+    return streamlit_server(
+        script,
+        streamlit=("bench/timed_streamlit.py",),
+        env={"SCRIPT_RUN_LOG": str(runlog)},
+        **kw,
+    )
+
+
+class Tab:
+    """One page in its own tab (its own Streamlit session), with the websocket bytes counted
+    and the server's script runs read from its run log."""
+
+    def __init__(self, context, url: str, quiet: int, runlog: Path):
+        self.quiet = quiet
+        self.runlog = runlog
+        self.bytes = 0
+        self.page = context.new_page()
+        self.page.add_init_script(INSTRUMENT)
+        self.page.on("websocket", lambda ws: ws.on("framereceived", self._frame))
+        self.page.goto(url)
+        self.settle(timeout=180_000)
+
+    def _frame(self, payload) -> None:
+        self.bytes += len(payload)
+
+    def settle(self, timeout: float = 120_000) -> None:
+        self.page.wait_for_function(SETTLED, arg=self.quiet, timeout=timeout, polling=50)
+
+    def step(self, key: str) -> dict:
+        """Press `key` on the heads slider; the time to redrawn charts, the script, the bytes."""
+        self.page.bring_to_front()
+        thumb = self.page.locator(THUMB)
+        thumb.focus()
+        self.page.evaluate(
+            "() => { const m = window.__bench; m.t0 = null; m.states = [];"
+            " m.lastPlot = m.plotPaint = m.finPaint = 0; }"
+        )
+        self.bytes = 0
+        logged = self.runlog.stat().st_size if self.runlog.exists() else 0
+        before = thumb.get_attribute("aria-valuetext")
+        self.page.keyboard.press(key)
+        self.settle()
+        after = thumb.get_attribute("aria-valuetext")
+        if before == after:
+            raise RuntimeError(f"{key} did not move the heads slider ({before})")
+        with open(self.runlog) as fh:
+            fh.seek(logged)
+            runs = [float(line.split()[1]) for line in fh if line.strip()]
+        result = self.page.evaluate(RESULT)
+        return {**result, "bytes": self.bytes, "value": after, "server": 1e3 * sum(runs)}
+
+
+def _p90(xs: list[float]) -> float:
+    xs = sorted(xs)
+    return xs[min(len(xs) - 1, round(0.9 * (len(xs) - 1)))]
+
+
+def latency(browser, servers: dict, pages: list[str], steps: int, quiet: int):
+    context = browser.new_context(viewport={"width": 1400, "height": 1000})
+    (floor_url, floor_log), (app_url, app_log) = servers["floor"], servers["app"]
+    tabs = {"floor": Tab(context, floor_url, quiet, floor_log)}
+    for name in pages:
+        tabs[name] = Tab(context, app_url + PAGES[name], quiet, app_log)
+    results: dict[str, list[dict]] = {name: [] for name in tabs}
+    for i in range(steps):
+        key = "ArrowRight" if i % 2 == 0 else "ArrowLeft"  # 4 -> 8 -> 4 heads ...
+        for name, tab in tabs.items():
+            results[name].append(tab.step(key))
+    context.close()
+    floor_med = statistics.median(r["total"] for r in results["floor"])
+    print(f"\nslider step -> charts painted, {steps} steps per page, interleaved with the floor")
+    print("run: the server's script run(s) of the step; seen: running -> notRunning in the browser")
+    head = f"{'page':<21}{'charts':>7}{'median ms':>10}{'p90 ms':>8}{'run ms':>8}{'run %':>6}"
+    print(head + f"{'seen ms':>8}{'kB':>7}{'x floor':>8}{'target':>7}  met")
+    for name, rs in results.items():
+        total = [r["total"] for r in rs]
+        seen = [r["script"] for r in rs if r["script"] is not None]
+        med, run = statistics.median(total), statistics.median(r["server"] for r in rs)
+        seen_med = statistics.median(seen) if seen else float("nan")
+        kb = statistics.median(r["bytes"] for r in rs) / 1e3
+        ratio = med / floor_med
+        target = 1.0 if name == "floor" else TARGET.get(name, 2.0)
+        met = "-" if name == "floor" else ("yes" if ratio <= target else "NO")
+        print(
+            f"{name:<21}{rs[-1]['charts']:>7}{med:>10.0f}{_p90(total):>8.0f}{run:>8.0f}"
+            f"{100 * run / med:>5.0f}%{seen_med:>8.0f}{kb:>7.1f}{ratio:>8.2f}{target:>7.1f}  {met}"
+        )
+
+
+def _first_paint(browser, url: str) -> None:
+    context = browser.new_context(viewport={"width": 1400, "height": 1000})
+    page = context.new_page()
+    page.add_init_script(INSTRUMENT)
+    page.goto(url)
+    page.wait_for_function("() => window.__bench && window.__bench.firstPaint > 0", polling=20,
+                           timeout=180_000)  # fmt: skip
+    context.close()
+
+
+def cold_start(browser, rounds: int) -> None:
+    """Server start to the first chart painted: app (home page) against the floor, alternating."""
+    times: dict[str, list[float]] = {"floor": [], "home": []}
+    for _ in range(rounds):
+        for name, script in (("floor", "bench/floor_page.py"), ("home", "app.py")):
+            t0 = time.perf_counter()
+            with streamlit_server(script, timeout=180) as (url, _proc):
+                _first_paint(browser, url)
+                times[name].append(time.perf_counter() - t0)
+    floor, home = statistics.median(times["floor"]), statistics.median(times["home"])
+    print(f"\ncold start: server start -> first chart painted, median of {rounds}")
+    print(f"{'page':<10}{'seconds':>9}{'x floor':>9}{'target':>8}  met")
+    print(f"{'floor':<10}{floor:>9.2f}{1.0:>9.2f}{'-':>8}  -")
+    met = "yes" if home / floor <= COLD_TARGET else "NO"
+    print(f"{'home':<10}{home:>9.2f}{home / floor:>9.2f}{COLD_TARGET:>8.1f}  {met}")
+
+
+def _wordpiece_text(n_tokens: int) -> str:
+    """Plain English with exactly n_tokens WordPiece tokens ([CLS] and [SEP] not counted)."""
+    from mha_core import load_wordpiece, wordpiece_tokenize
+
+    tok = load_wordpiece()
+    words = ENGLISH.split()
+    text = []
+    while True:
+        text.append(words[len(text) % len(words)])
+        n = len(wordpiece_tokenize(" ".join(text), tok, 10_000).tokens)
+        if n >= n_tokens:
+            return " ".join(text)
+
+
+def payload(browser, app: tuple[str, Path], steps: int, quiet: int) -> None:
+    """Bytes of one rerun at the issue's sizes; the step that lands on the named setting."""
+    words = " ".join(f"word{i}" for i in range(64))
+    cases = [
+        ("home 64 tokens x 16 heads", "/", {"text": words, "d_model": 64, "n_heads": 8}, "16"),
+        (
+            "pretrained 256 WordPiece",
+            "/pretrained",
+            {"text": _wordpiece_text(254), "tokenizer": "wordpiece"},  # + [CLS], [SEP]
+            None,
+        ),
+    ]
+    context = browser.new_context(viewport={"width": 1400, "height": 1000})
+    print(f"\npayload of one rerun (heads slider step), limit {PAYLOAD_LIMIT / 1e6:.0f} MB")
+    print(f"{'case':<28}{'steps':>6}{'max MB':>8}{'median ms':>10}{'run ms':>8}  met")
+    for name, path, query, landing in cases:
+        tab = Tab(context, app[0] + path + "?" + urllib.parse.urlencode(query), quiet, app[1])
+        rs = [tab.step("ArrowRight" if i % 2 == 0 else "ArrowLeft") for i in range(steps)]
+        kept = [r for r in rs if landing is None or r["value"] == landing] or rs
+        biggest = max(r["bytes"] for r in kept)
+        med = statistics.median(r["total"] for r in kept)
+        run = statistics.median(r["server"] for r in kept)
+        met = "yes" if biggest <= PAYLOAD_LIMIT else "NO"
+        print(f"{name:<28}{len(kept):>6}{biggest / 1e6:>8.2f}{med:>10.0f}{run:>8.0f}  {met}")
+    context.close()
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--steps", type=int, default=10, help="slider steps per page")
+    ap.add_argument("--cold", type=int, default=2, help="cold starts of each server")
+    ap.add_argument("--quiet", type=int, default=400, help="ms without change = settled")
+    ap.add_argument("--pages", nargs="*", default=list(PAGES), choices=list(PAGES))
+    ap.add_argument("--skip", nargs="*", default=[], choices=["latency", "cold", "payload"])
+    args = ap.parse_args()
+    from playwright.sync_api import sync_playwright
+
+    print("Chromium (headless, software rendering) and both servers share this machine's CPUs")
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=chromium_path(), args=BENCH_ARGS)
+        if "latency" not in args.skip or "payload" not in args.skip:
+            with tempfile.TemporaryDirectory() as tmp:
+                app_log, floor_log = Path(tmp) / "app.runs", Path(tmp) / "floor.runs"
+                with (
+                    timed_server("app.py", app_log, timeout=180) as (app_url, _a),
+                    timed_server("bench/floor_page.py", floor_log) as (floor_url, _f),
+                ):
+                    servers = {"app": (app_url, app_log), "floor": (floor_url, floor_log)}
+                    if "latency" not in args.skip:
+                        latency(browser, servers, args.pages, args.steps, args.quiet)
+                    if "payload" not in args.skip:
+                        payload(browser, servers["app"], max(2, args.steps // 2), args.quiet)
+        if "cold" not in args.skip and args.cold:
+            cold_start(browser, args.cold)
+        browser.close()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,106 @@
+"""head_mosaic: head_grid's picture as one heatmap trace (one pair of axes)."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import plotly.io as pio
+import pytest
+
+from viz import escape_label
+from viz.heatmap import head_grid, head_mosaic
+
+
+def _weights(nh, tq, tk, seed=0):
+    w = np.random.default_rng(seed).random((nh, tq, tk))
+    return (w / w.sum(-1, keepdims=True)).astype(np.float32)
+
+
+def _blocks(fig, nh, tq, tk):
+    """The (nh, tq, tk) blocks of the one trace, read back through the axes' tick positions."""
+    z = np.asarray(fig.data[0].z)
+    xs, ys = list(fig.layout.xaxis.tickvals), list(fig.layout.yaxis.tickvals)
+    cols = len(xs) // tk
+    out = []
+    for h in range(nh):
+        r, c = divmod(h, cols)
+        rows_h, cols_h = ys[r * tq : (r + 1) * tq], xs[c * tk : (c + 1) * tk]
+        out.append(z[np.ix_(rows_h, cols_h)])
+    return np.stack(out), z
+
+
+@pytest.mark.parametrize("nh, t", [(1, 3), (4, 7), (5, 7), (8, 12), (16, 41)])
+def test_every_head_is_a_block_with_exact_values(nh, t):
+    w = _weights(nh, t, t, seed=nh)
+    tokens = [f"t{i}" for i in range(t)]
+    fig = head_mosaic(w, tokens)
+    assert len(fig.data) == 1
+    blocks, z = _blocks(fig, nh, t, t)
+    np.testing.assert_array_equal(blocks, w)
+    assert np.isnan(z).sum() == z.size - w.size  # everything else is an empty gap
+    assert fig.data[0].hoverongaps is False
+    assert fig.data[0].zmax == pytest.approx(float(w.max())) and fig.data[0].zmin == 0.0
+    assert "%{z:.8g}" in fig.data[0].hovertemplate
+    # the same grid of heads as head_grid: as many rows of heads, the same height
+    grid = head_grid(w, tokens)
+    cols = len(fig.layout.xaxis.tickvals) // t
+    assert len(grid.data) == nh and cols == min(
+        nh, 4 if t <= 10 else 3 if t <= 20 else 2 if t <= 40 else 1
+    )
+    assert fig.layout.height == grid.layout.height
+
+
+def test_hover_positions_and_repeated_tokens():
+    tokens = ["the", "cat", "saw", "the", "dog"]
+    w = _weights(3, 5, 5)
+    fig = head_mosaic(w, tokens)
+    cd = np.asarray(fig.data[0].customdata)
+    assert cd.dtype == np.int16  # a compact typed array, no per-cell strings
+    xs, ys = list(fig.layout.xaxis.tickvals), list(fig.layout.yaxis.tickvals)
+    assert list(fig.layout.xaxis.ticktext) == tokens * 3  # one label per column of every head
+    assert list(fig.layout.yaxis.ticktext) == tokens
+    assert cd[ys[3], xs[5 + 1]].tolist() == [3, 1]  # head 1, query 3 ("the"), key 1
+    assert cd[ys[0], xs[5] - 1].tolist() == [-1, -1]  # the gap between heads 0 and 1
+    assert "query %{customdata[0]}: %{y}" in fig.data[0].hovertemplate
+
+
+def test_per_head_scale_stretches_each_block_and_hovers_the_exact_weight():
+    w = _weights(2, 4, 4)
+    w[1] *= 0.1
+    fig = head_mosaic(w, list("abcd"), shared_scale=False)
+    blocks, _ = _blocks(fig, 2, 4, 4)
+    for h in range(2):
+        np.testing.assert_allclose(blocks[h], w[h] / w[h].max(), rtol=1e-6)
+    cd = np.asarray(fig.data[0].customdata)
+    xs, ys = list(fig.layout.xaxis.tickvals), list(fig.layout.yaxis.tickvals)
+    assert cd[ys[2], xs[4 + 3], 2] == w[1, 2, 3]  # exact float32 weight
+    assert "%{customdata[2]:.8g}" in fig.data[0].hovertemplate
+    assert fig.data[0].showscale is False
+
+
+def test_titles_and_tokens_are_escaped():
+    tokens = ["<b>x</b>", "a & b", '"q"']
+    fig = head_mosaic(_weights(2, 3, 3), tokens, titles=["<i>h</i>", "h1"])
+    assert [a.text for a in fig.layout.annotations] == ["&lt;i&gt;h&lt;/i&gt;", "h1"]
+    assert list(fig.layout.xaxis.ticktext) == [escape_label(t) for t in tokens] * 2
+    text = pio.to_json(fig)
+    assert "<b>x" not in text and "<i>h" not in text and "&quot;" not in text
+
+
+def test_rectangular_and_refused_inputs():
+    fig = head_mosaic(_weights(2, 3, 5), ["a", "b", "c"], list("vwxyz"))
+    assert list(fig.layout.yaxis.ticktext) == ["a", "b", "c"]
+    assert list(fig.layout.xaxis.ticktext) == list("vwxyz") * 2
+    with pytest.raises(ValueError, match="labels"):
+        head_mosaic(_weights(2, 3, 3), ["a", "b"])
+    with pytest.raises(ValueError, match="titles"):
+        head_mosaic(_weights(2, 3, 3), list("abc"), titles=["one"])
+
+
+def test_payload_at_the_page_limit_is_smaller_than_the_grid():
+    w = _weights(16, 64, 64)
+    tokens = [f"word{i}" for i in range(64)]
+    mosaic = len(pio.to_json(head_mosaic(w, tokens)))
+    assert mosaic < 1_200_000
+    assert json.loads(pio.to_json(head_mosaic(w, tokens)))["data"][0]["type"] == "heatmap"

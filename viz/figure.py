@@ -1,0 +1,131 @@
+"""Figures from plain dicts: the one place where a plotly Figure is made.
+
+Building a figure through graph_objects' setters (`make_subplots`, `add_trace(row=, col=)`,
+`update_xaxes(row=, col=)`) validates and re-walks the whole figure on every call: about 100 ms
+for an 8-head grid whose data takes a few milliseconds. The builders of this package write the
+same figure as plain dicts (`data`: a list of trace dicts, `layout`: a dict) and make the
+`go.Figure` once, without validation. The result is an ordinary `go.Figure` (st.plotly_chart
+takes it, `fig.data[0].z` reads it); tests/viz/test_figure_specs.py checks that validating every
+builder's output would change nothing, and bench/figures.py times builders against the
+graph_objects versions they replaced.
+
+Validation also turned palette names into lists ("Viridis" -> [[0, "#440154"], ...]); plotly.js
+knows only some names ("RdBu_r", "Magma" are plotly.py's), so `named_colorscale` does it here.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+import plotly.graph_objects as go
+
+from .labels import escape_label
+
+
+def figure(data: list[dict], layout: dict) -> go.Figure:
+    """A go.Figure of `data` (trace dicts, each with its "type") and `layout`, unvalidated.
+
+    A None value means "not set", as it does for graph_objects (top-level keys of a trace or of
+    the layout). The session's default template (Streamlit's, in the app) is applied as go.Figure
+    always does.
+    """
+    data = [{k: v for k, v in tr.items() if v is not None} for tr in data]
+    layout = {k: v for k, v in layout.items() if v is not None}
+    return go.Figure({"data": data, "layout": layout}, _validate=False)
+
+
+@lru_cache(maxsize=32)
+def _scale_pairs(name: str) -> tuple[tuple[float, str], ...]:
+    scale = go.Heatmap(colorscale=name).to_plotly_json()["colorscale"]  # validated once
+    return tuple((float(v), str(c)) for v, c in scale)
+
+
+def named_colorscale(name: str) -> list[list]:
+    """A palette name as the [[position, colour], ...] list that validation would have stored."""
+    return [[v, c] for v, c in _scale_pairs(name)]
+
+
+def style(layout: dict, *, height: int, title: str | None = None) -> dict:
+    """Height, margins, an escaped title, and a transparent background so that the page theme
+    (light or dark) shows through. Changes and returns `layout`."""
+    layout.update(
+        height=height,
+        margin={"l": 10, "r": 10, "t": 60 if title else 30, "b": 10},
+        paper_bgcolor="rgba(0,0,0,0)",
+        plot_bgcolor="rgba(0,0,0,0)",
+    )
+    if title:
+        layout["title"] = {"text": escape_label(title)}
+    return layout
+
+
+def axis_key(i: int, letter: str = "x") -> str:
+    """Layout key of the i-th (1-based) axis: "xaxis", "xaxis2", ..."""
+    return f"{letter}axis{i if i > 1 else ''}"
+
+
+def subplot_grid(
+    rows: int,
+    cols: int,
+    *,
+    titles: list[str] | tuple[str, ...] = (),
+    horizontal_spacing: float | None = None,
+    vertical_spacing: float | None = None,
+) -> dict:
+    """The layout `make_subplots(rows, cols, subplot_titles=titles, ...)` makes, as a dict.
+
+    Cell k (row-major from the top left) has axes `axis_key(k + 1)`; its traces take
+    xaxis="x{k+1}", yaxis="y{k+1}" (see `cell_axes`). Titles are used as given (escape first).
+    The arithmetic is make_subplots' own, so the domains are the same floats.
+    """
+    hs = (0.2 / cols) if horizontal_spacing is None else horizontal_spacing
+    vs = ((0.5 if titles else 0.3) / rows) if vertical_spacing is None else vertical_spacing
+    widths = [(1.0 - hs * (cols - 1)) / cols] * cols
+    heights = [(1.0 - vs * (rows - 1)) / rows] * rows
+    layout: dict = {}
+    x_domains, y_domains = [], []
+    for r in range(rows):
+        rr = rows - 1 - r  # make_subplots counts its grid from the bottom row
+        for c in range(cols):
+            x0 = sum(widths[:c]) + c * hs
+            y0 = sum(heights[:rr]) + rr * vs
+            x_dom = [x0, x0 + widths[c]]
+            y_dom = [_clip(y0), _clip(y0 + heights[-1 - r])]
+            k = r * cols + c + 1
+            suffix = k if k > 1 else ""
+            # the axes get the domain clamped to [0, 1], the titles are centred on the unclamped
+            x_axis = [max(0.0, x_dom[0]), min(1.0, x_dom[1])]
+            y_axis = [max(0.0, y_dom[0]), min(1.0, y_dom[1])]
+            layout[axis_key(k)] = {"anchor": f"y{suffix}", "domain": x_axis}
+            layout[axis_key(k, "y")] = {"anchor": f"x{suffix}", "domain": y_axis}
+            x_domains.append(x_dom)
+            y_domains.append(y_dom)
+    annotations = [
+        {
+            "font": {"size": 16},
+            "showarrow": False,
+            "text": text,
+            "x": sum(x_domains[i]) / 2.0,
+            "xanchor": "center",
+            "xref": "paper",
+            "y": y_domains[i][1],
+            "yanchor": "bottom",
+            "yref": "paper",
+        }
+        for i, text in enumerate(titles)
+        if text and i < len(y_domains)
+    ]
+    if annotations:
+        layout["annotations"] = annotations
+    return layout
+
+
+def _clip(v: float) -> float:
+    """make_subplots rounds domain ends within 0.01 outside [0, 1] onto the edge."""
+    return 0.0 if -0.01 < v < 0.0 else 1.0 if 1.0 < v < 1.01 else v
+
+
+def cell_axes(k: int) -> dict:
+    """The trace keys that put a trace in cell k (0-based) of a `subplot_grid`."""
+    suffix = k + 1 if k else ""
+    return {"xaxis": f"x{suffix}", "yaxis": f"y{suffix}"}
