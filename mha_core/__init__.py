@@ -26,6 +26,7 @@ from .training import (
     TrainSettings,
     evaluate,
     predict,
+    suggested_lr,
     train_toy,
 )
 from .transformer import (
@@ -94,5 +95,6 @@ __all__ = [
     "get_task",
     "mirror_index",
     "predict",
+    "suggested_lr",
     "train_toy",
 ]
