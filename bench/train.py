@@ -7,14 +7,19 @@
 2. Our training step (forward with every trace, loss, backward, Adam) against the same
    architecture built from `torch.nn.TransformerEncoderLayer` / `TransformerDecoderLayer`
    (batch_first, pre-norm, same sizes, the same weights copied in), measured in the same
-   process, interleaved, median of `--repeats`. Target ratio ours / torch: <= 1.3.
+   process, interleaved, median of `--repeats`, both with the thread count that training uses
+   (`TRAIN_THREADS`, 1) unless `--threads` says otherwise. Target ratio ours / torch: <= 1.3.
 
-    python bench/train.py [--repeats 15] [--inner 20] [--every 25] [--threads N]
+The machine is shared: the load average is printed before and after; compare runs only when
+it was similar.
+
+    python bench/train.py [--repeats 15] [--inner 20] [--every 25] [--threads N] [--skip-run]
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import statistics
 import sys
 import time
@@ -26,7 +31,13 @@ from torch import nn
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from mha_core.toy_tasks import PAD, get_task  # noqa: E402
-from mha_core.training import DEFAULTS, ToyTrainer, evaluate, train_toy  # noqa: E402
+from mha_core.training import (  # noqa: E402
+    DEFAULTS,
+    TRAIN_THREADS,
+    ToyTrainer,
+    evaluate,
+    train_toy,
+)
 
 
 class TorchEncoderDecoder(nn.Module):
@@ -164,15 +175,16 @@ def main() -> None:
     ap.add_argument("--repeats", type=int, default=15)
     ap.add_argument("--inner", type=int, default=20)
     ap.add_argument("--every", type=int, default=25)
-    ap.add_argument("--threads", type=int, default=None)
+    ap.add_argument("--threads", type=int, default=TRAIN_THREADS)
     ap.add_argument("--skip-run", action="store_true", help="only the step-time comparison")
     args = ap.parse_args()
-    if args.threads:
-        torch.set_num_threads(args.threads)
+    torch.set_num_threads(args.threads)
     print(f"torch {torch.__version__}, threads {torch.get_num_threads()}, defaults {DEFAULTS}")
+    print("load average before: {:.2f} {:.2f} {:.2f}".format(*os.getloadavg()))
     if not args.skip_run:
         default_run(args.every)
     step_times(args.repeats, args.inner)
+    print("load average after: {:.2f} {:.2f} {:.2f}".format(*os.getloadavg()))
 
 
 if __name__ == "__main__":

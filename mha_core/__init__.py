@@ -33,6 +33,7 @@ from .training import (
     TrainSettings,
     evaluate,
     predict,
+    suggested_lr,
     train_toy,
 )
 from .transformer import (
@@ -114,5 +115,6 @@ __all__ = [
     "get_task",
     "mirror_index",
     "predict",
+    "suggested_lr",
     "train_toy",
 ]

@@ -28,6 +28,7 @@ import numpy as np
 import torch
 import torch.nn.functional as F
 
+from .config import check_heads
 from .toy_tasks import BOS, EOS, PAD, ToyBatch, ToyTask, get_task
 from .transformer import EncoderDecoder, EncoderDecoderConfig, greedy_decode
 
@@ -35,8 +36,9 @@ _DATA_CHUNK = 100  # batches drawn from the generator at once (fixed: it decides
 TRAIN_THREADS = 1  # torch intra-op threads while training (see `_torch_threads`)
 
 _threads_lock = threading.Lock()
-_threads_users = 0
-_threads_saved = 0
+_threads_users = 0  # threads inside `_torch_threads` right now
+_threads_saved = 0  # the count before the first of them entered
+_threads_local = threading.local()  # per-thread nesting depth
 
 
 @contextlib.contextmanager
@@ -45,25 +47,33 @@ def _torch_threads(n: int | None) -> Iterator[None]:
 
     The tensors here are tiny (64 x 9 x 64): a second thread buys nothing, and on a busy
     machine its synchronisation made a training step ~10x slower (measured on 2 shared cores).
-    torch's thread count is process-wide, so concurrent users (sessions of one server) share
-    one setting: the first to enter saves the count, the last to leave restores it.
+    With OpenMP, `torch.set_num_threads` sets the calling thread's count and the default that
+    new threads start with. Sessions of one server train in threads of their own, so the count
+    from before the first of them entered is kept and every thread restores that one on
+    leaving (restoring "its own" previous value could keep another trainer's 1 for good).
     """
     global _threads_users, _threads_saved
-    if n is None:
-        yield
+    depth = getattr(_threads_local, "depth", 0)
+    if n is None or depth > 0:  # nested (evaluate inside on_step): the outer one decides
+        _threads_local.depth = depth + 1
+        try:
+            yield
+        finally:
+            _threads_local.depth = depth
         return
     with _threads_lock:
         if _threads_users == 0:
             _threads_saved = torch.get_num_threads()
         _threads_users += 1
         torch.set_num_threads(n)
+    _threads_local.depth = 1
     try:
         yield
     finally:
+        _threads_local.depth = 0
         with _threads_lock:
             _threads_users -= 1
-            if _threads_users == 0:
-                torch.set_num_threads(_threads_saved)
+            torch.set_num_threads(_threads_saved)
 
 
 @dataclass(frozen=True)
@@ -201,6 +211,19 @@ DEFAULTS = dict(
 )
 
 
+def suggested_lr(d_model: int, n_layers: int) -> float:
+    """A learning rate that trains reversal for this model size (the default's 0.03 scaled).
+
+    Wider and deeper models need smaller steps: 0.03 is tuned for d_model = 64 and one layer;
+    at d_model = 128 it diverges (measured), while 0.015 trains it. The rule of thumb used here
+    is 0.03 * 64 / d_model (for d_model >= 64) divided by the number of layers.
+    """
+    check_heads(d_model, 1)
+    if not isinstance(n_layers, int) or n_layers < 1:
+        raise ValueError(f"n_layers must be a whole number >= 1, got {n_layers!r}")
+    return DEFAULTS["lr"] * min(1.0, DEFAULTS["d_model"] / d_model) / n_layers
+
+
 class ToyTrainer:
     """A training run that advances in chunks; `train_toy` runs one to the end.
 
@@ -224,6 +247,7 @@ class ToyTrainer:
         d_ff: int | None = None,
     ) -> None:
         self.task = get_task(task)
+        check_heads(d_model, n_heads)  # the learner-readable message first
         d_ff = 2 * d_model if d_ff is None else d_ff
         self.settings = TrainSettings(
             task=self.task.name,
@@ -301,6 +325,8 @@ class ToyTrainer:
         `on_step(progress)` runs after every step; if it returns False (not None), training
         stops there for good: a run stopped after k steps has k history rows.
         """
+        if n is not None and (not isinstance(n, int) or n < 0):
+            raise ValueError(f"n must be a whole number of steps >= 0, got {n!r}")
         with _torch_threads(TRAIN_THREADS):
             return self._advance(n, on_step)
 
