@@ -317,16 +317,58 @@ def test_fully_padded_rows_are_zero_not_nan():
     close(o.output[:1], alone_o.output)
 
 
-def test_training_mode_drops_attention_weights():
-    layer = EncoderLayer(16, 4, dropout=0.5, seed=0).train()
-    x = torch.randn(2, 6, 16)
+def _dropout_factor(after: torch.Tensor, before: torch.Tensor, p: float) -> torch.Tensor:
+    """Per entry, which of {0, 1/(1-p)} turns `before` into `after` (-1 where neither fits)."""
+    ok = before.abs() > 1e-3  # ratios of tiny values are all rounding
+    k = (after[ok] / before[ok]).detach()
+    scale = 1.0 / (1.0 - p)
+    return torch.where(
+        (k.abs() < 1e-3), 0.0, torch.where((k - scale).abs() < 1e-3 * scale, scale, -1.0)
+    )
+
+
+@pytest.mark.parametrize("norm_first", [False, True])
+def test_training_mode_applies_dropout_where_torch_does(norm_first):
+    """Torch's layers drop the attention weights, each sub-layer's output before it joins the
+    residual stream, and the feed-forward's hidden units. (Torch's masks cannot be matched
+    draw for draw: its batch-first attention output is a transposed view, so the same random
+    stream lands on other entries.) Each branch must be 0 or scaled by 1/(1-p) per entry."""
+    p = 0.5
+    enc = EncoderLayer(16, 4, d_ff=32, dropout=p, norm_first=norm_first, seed=0).train()
+    dec = DecoderLayer(16, 4, d_ff=32, dropout=p, norm_first=norm_first, seed=1).train()
+    hidden = {}
+    for name, layer in (("enc", enc), ("dec", dec)):
+        layer.dropout.register_forward_hook(
+            lambda _m, _a, out, name=name: hidden.__setitem__(name, out)
+        )
+    x, y = torch.randn(2, 6, 16), torch.randn(2, 5, 16)
     torch.manual_seed(0)
-    tr = layer(x)
-    assert tr.self_attn.dropped_weights is not None
-    assert (tr.self_attn.dropped_weights == 0).any()
+    e = enc(x)
+    d = dec(y, e.output)
+    e_stream = e.attn_residual if norm_first else e.attn_normed
+    d_stream1 = d.self_residual if norm_first else d.self_normed
+    d_stream2 = d.cross_residual if norm_first else d.cross_normed
+    branches = [
+        (e.attn_residual - x, e.self_attn.output),  # dropout1
+        (e.ff_residual - e_stream, e.ff_out),  # dropout2
+        (hidden["enc"], e.ff_hidden),  # dropout inside the feed-forward
+        (d.self_residual - y, d.self_attn.output),  # dropout1
+        (d.cross_residual - d_stream1, d.cross_attn.output),  # dropout2
+        (d.ff_residual - d_stream2, d.ff_out),  # dropout3
+        (hidden["dec"], d.ff_hidden),
+        (e.self_attn.dropped_weights, e.self_attn.weights),  # on the attention weights
+        (d.self_attn.dropped_weights, d.self_attn.weights),
+        (d.cross_attn.dropped_weights, d.cross_attn.weights),
+    ]
+    for i, (after, before) in enumerate(branches):
+        k = _dropout_factor(after, before, p)
+        assert (k >= 0).all(), i
+        assert (k == 0).any() and (k > 0).any(), i  # ~half of >= 20 entries each way
+    close(e.ff_out, enc.linear2(hidden["enc"]))
     with torch.no_grad():
-        ev = layer.eval()(x)
-    assert ev.self_attn.dropped_weights is None
+        enc.eval()
+        assert enc(x).self_attn.dropped_weights is None
+        assert torch.equal(enc(x).output, enc(x).output)
 
 
 @pytest.mark.parametrize(
