@@ -513,12 +513,13 @@ def predict(run: ToyRun, text_or_symbols: str | Sequence[str]) -> Prediction:
     src = torch.tensor([task.encode(symbols) + [EOS]])  # (1, S)
     was_training = model.training
     model.eval()
-    ys = greedy_decode(model, src, BOS, task.width, eos_id=EOS)  # (1, 1 + m)
-    gen = ys[0, 1:].tolist()
-    k = gen.index(EOS) if EOS in gen else len(gen)  # rows that produced a symbol
-    rows = min(k + 1, task.width)
-    tgt_in = ys[:, :rows]  # (1, T)
-    tr = model(src, tgt_in)
+    with _torch_threads(TRAIN_THREADS):
+        ys = greedy_decode(model, src, BOS, task.width, eos_id=EOS)  # (1, 1 + m)
+        gen = ys[0, 1:].tolist()
+        k = gen.index(EOS) if EOS in gen else len(gen)  # rows that produced a symbol
+        rows = min(k + 1, task.width)
+        tgt_in = ys[:, :rows]  # (1, T)
+        tr = model(src, tgt_in)
     model.train(was_training)
 
     def arrays(traces) -> tuple[np.ndarray, ...]:
