@@ -14,6 +14,7 @@ PAGES = [
     st.Page("views/scaling.py", title=t("nav.scaling"), icon="📏"),
     st.Page("views/positional.py", title=t("nav.positional"), icon="〰️"),
     st.Page("views/pretrained.py", title=t("nav.pretrained"), icon="🧠"),
+    st.Page("views/train.py", title=t("nav.train"), icon="🏋️"),
 ]
 
 page = st.navigation(PAGES)
