@@ -95,13 +95,15 @@ def training_curves(
         "yaxis": {
             "domain": [0.54, 1.0],
             "type": "log",
-            "dtick": 1,  # one tick per power of ten: short ranges stay readable
             "exponentformat": "power",
             "title": {"text": escape_label(loss_label)},
         },
         "yaxis2": {"domain": [0.0, 0.46], "range": [-0.02, 1.02], "tickformat": ".0%"},
         "shapes": shapes,
     }
+    positive = loss[np.isfinite(loss) & (loss > 0)]
+    if positive.size and np.log10(positive.max() / positive.min()) >= 1.0:
+        layout["yaxis"]["dtick"] = 1  # a decade or more: one labelled tick per power of ten
     return _transparent(go.Figure(data=data, layout=layout), height=height, title=title)
 
 

@@ -360,3 +360,20 @@ def test_read_symbols_reads_like_the_core():
     assert compute.read_symbols(task, "cxax") == TryProblem("unknown", unknown=("x",), n=4)
     assert compute.read_symbols(task, "a" * 9) == TryProblem("length", n=9)
     assert compute.read_symbols(task, " ,; ") == TryProblem("empty")
+
+
+def test_the_default_run_is_train_toys_and_snapshots_stay_bounded():
+    core = _core_defaults()
+    choice = TrainChoice()
+    assert (choice.task, choice.d_model, choice.n_heads, choice.n_layers) == (
+        core["task"],
+        core["d_model"],
+        core["n_heads"],
+        core["n_layers"],
+    )
+    assert (choice.steps, choice.lr, choice.seed) == (core["steps"], core["lr"], core["seed"])
+    assert choice.snapshot_every == core["snapshot_every"]
+    for steps in range(1, compute.MAX_STEPS + 1):
+        every = TrainChoice(steps=steps).snapshot_every
+        assert every >= 1
+        assert min(steps, compute.MIN_SNAPSHOTS) <= steps // every <= compute.MAX_SNAPSHOTS

@@ -119,3 +119,12 @@ def test_alignment_curves_escape_and_check_shapes():
         alignment_curves([0, 1, 2], [[0.5, 0.6]], ["a"])
     with pytest.raises(ValueError, match="names"):
         alignment_curves([0, 1], [[0.5, 0.6]], ["a", "b"])
+
+
+def test_loss_axis_ticks_powers_of_ten_only_over_a_decade_or_more():
+    step = np.arange(1, 5)
+    acc = np.zeros(4)
+    wide = training_curves(step, [2.5, 0.5, 0.05, 0.001], acc, acc)
+    assert wide.layout.yaxis.dtick == 1
+    narrow = training_curves(step, [2.4, 2.1, 1.9, 1.6], acc, acc)  # no power of ten inside
+    assert narrow.layout.yaxis.dtick is None  # Plotly's own ticks keep the axis labelled

@@ -9,6 +9,8 @@ lock either: the core only sets torch's thread count around each chunk.
 from __future__ import annotations
 
 import json
+import math
+import threading
 import time
 from dataclasses import dataclass, field
 
@@ -32,6 +34,7 @@ LRS = tuple(sorted({0.0003, 0.001, 0.003, 0.01, 0.03, 0.1, DEFAULTS["lr"]}))
 CHUNK_S = 0.5  # wall time of one chunk of steps between two redraws
 MAX_CHUNK = 100  # steps
 N_EVAL, EVAL_SEED = 500, 1234  # greedy exact-sequence accuracy on fresh examples after a run
+MIN_SNAPSHOTS, MAX_SNAPSHOTS = 15, 60  # snapshots a run keeps, besides step 0 and its end
 MAX_LIVE_POINTS = 600  # the live curve shows at most this many points per line
 
 
@@ -53,8 +56,11 @@ class TrainChoice:
 
     @property
     def snapshot_every(self) -> int:
-        """As many snapshots as the default run takes (300 steps, one every 20: 16 of them)."""
-        return max(1, self.steps * DEFAULTS["snapshot_every"] // DEFAULTS["steps"])
+        """Steps between two snapshots: the core's default (20) where that gives 15 to 60 of
+        them, denser for short runs, sparser for long ones."""
+        fewest = max(1, self.steps // MIN_SNAPSHOTS)  # at least MIN_SNAPSHOTS (or every step)
+        most = math.ceil(self.steps / MAX_SNAPSHOTS)  # at most MAX_SNAPSHOTS
+        return max(most, min(DEFAULTS["snapshot_every"], fewest))
 
     def trainer(self) -> ToyTrainer:
         return ToyTrainer(
@@ -89,8 +95,12 @@ class FinishedRun:
 class LiveRun:
     """A run in progress: the trainer, the curve so far, and how many steps make a chunk.
 
-    Kept in session state between script runs: a rerun (a click anywhere, the Stop button)
-    interrupts the script between two chunks, never inside one, and the next run goes on.
+    Kept in session state between script runs. A rerun (a click anywhere, the Stop button)
+    does not wait for the running script: Streamlit (runner.fastReruns) asks the old script
+    thread to stop at its next `st.*` call and starts the new run at once in a new thread. So
+    two threads of one session can reach this object together, the old one still inside a
+    chunk: every change happens under this run's own lock (one per run, never global), the
+    new script waits at most one chunk, and finishing is done once.
     """
 
     choice: TrainChoice
@@ -101,6 +111,8 @@ class LiveRun:
     token_acc: list[float] = field(default_factory=list)
     exact_acc: list[float] = field(default_factory=list)
     chunk: int = 1  # steps per chunk, adapted to CHUNK_S after every chunk
+    _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
+    _finished: FinishedRun | None = field(default=None, repr=False)
 
     @classmethod
     def start(cls, choice: TrainChoice) -> LiveRun:
@@ -126,37 +138,50 @@ class LiveRun:
 
     def advance(self, seconds: float = CHUNK_S) -> None:
         """Train one chunk (about `seconds` of wall time), then size the next chunk."""
-        before, t0 = self.step, time.perf_counter()
-        self.trainer.advance(self.chunk, on_step=self._record)
-        per_step = (time.perf_counter() - t0) / max(1, self.step - before)
-        self.chunk = int(min(MAX_CHUNK, max(1, seconds / max(per_step, 1e-6))))
+        with self._lock:
+            if self.done:
+                return
+            before, t0 = self.step, time.perf_counter()
+            self.trainer.advance(self.chunk, on_step=self._record)
+            per_step = (time.perf_counter() - t0) / max(1, self.step - before)
+            self.chunk = int(min(MAX_CHUNK, max(1, seconds / max(per_step, 1e-6))))
 
     def curve(self) -> dict[str, np.ndarray]:
         """The live curve's columns, thinned to at most MAX_LIVE_POINTS (last point kept)."""
-        n = len(self.steps)
+        n = min(len(self.steps), len(self.loss), len(self.token_acc), len(self.exact_acc))
         idx = np.arange(n)
         if n > MAX_LIVE_POINTS:
             idx = np.unique(np.r_[np.linspace(0, n - 1, MAX_LIVE_POINTS).astype(int), n - 1])
         cols = {"step": self.steps, "loss": self.loss}
         cols |= {"token_acc": self.token_acc, "exact_acc": self.exact_acc}
-        return {k: np.asarray(v)[idx] for k, v in cols.items()}
+        return {k: np.asarray(v[:n])[idx] for k, v in cols.items()}
 
     def stop(self) -> FinishedRun:
-        """Stop for good: one last step whose on_step says stop (the core then snapshots it)."""
-        if not self.done:
+        """Stop for good: one last step whose on_step says stop (the core then snapshots it).
+        A run that is already done or finished is not trained further."""
+        with self._lock:
+            if self._finished is None and not self.done:
 
-            def last(p: TrainProgress) -> bool:
-                self._record(p)
-                return False
+                def last(p: TrainProgress) -> bool:
+                    self._record(p)
+                    return False
 
-            self.trainer.advance(1, on_step=last)
-        return self.finish()
+                self.trainer.advance(1, on_step=last)
+            return self._finish()
 
     def finish(self) -> FinishedRun:
-        run = self.trainer.result()
-        acc = evaluate(run, N_EVAL, EVAL_SEED)
-        wall = time.perf_counter() - self.started
-        return FinishedRun(run=run, choice=self.choice, greedy_acc=acc, n_eval=N_EVAL, wall_s=wall)
+        with self._lock:
+            return self._finish()
+
+    def _finish(self) -> FinishedRun:
+        if self._finished is None:
+            run = self.trainer.result()
+            acc = evaluate(run, N_EVAL, EVAL_SEED)
+            wall = time.perf_counter() - self.started
+            self._finished = FinishedRun(
+                run=run, choice=self.choice, greedy_acc=acc, n_eval=N_EVAL, wall_s=wall
+            )
+        return self._finished
 
 
 # --- reading a finished run -------------------------------------------------------------------

@@ -108,9 +108,17 @@ def settle() -> None:
     ss = st.session_state
     live = ss.get(LIVE)
     if live is not None and (ss.get(STOP) or live.done):
-        ss[RUN] = live.stop()
-        del ss[LIVE]
+        _keep(live, live.stop())
     ss[STOP] = False
+
+
+def _keep(live: LiveRun, fin: FinishedRun) -> None:
+    """Make a run that ended the current one, unless Train has replaced it meanwhile (an old
+    script thread may end its run after a newer one started)."""
+    ss = st.session_state
+    if ss.get(LIVE) is live:
+        ss[RUN] = fin
+        ss.pop(LIVE, None)
 
 
 def intro() -> None:
@@ -263,8 +271,7 @@ def live_training() -> None:
         live.advance()  # no st.* call inside: a rerun can only interrupt between chunks
         bar.progress(live.fraction, text=_progress_text(live))
         _draw_live_curve(curve, live)
-    ss[RUN] = live.finish()
-    del ss[LIVE]
+    _keep(live, live.finish())
     st.rerun()
 
 
