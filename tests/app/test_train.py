@@ -377,3 +377,13 @@ def test_the_default_run_is_train_toys_and_snapshots_stay_bounded():
         every = TrainChoice(steps=steps).snapshot_every
         assert every >= 1
         assert min(steps, compute.MIN_SNAPSHOTS) <= steps // every <= compute.MAX_SNAPSHOTS
+
+
+def test_hostile_shared_url_parameters_are_named_on_this_page_too():
+    query = {"d_model": "-1", "n_heads": "<script>", "seed": "1e99", "dim": "<b>64</b>"}
+    at = run_app(PAGE, query=query)
+    notice = "\n".join(w.value for w in at.warning)
+    for name in query:
+        assert name in notice, f"{name} was rejected silently"
+    assert "<script>" not in notice and "<b>" not in notice
+    assert at.session_state["train.dim"] == 64
