@@ -30,7 +30,7 @@ K_TASK, K_DIM, K_HEADS, K_LAYERS = "train.task", "train.dim", "train.heads", "tr
 K_STEPS, K_LR, K_SEED = "train.steps", "train.lr", "train.run_seed"
 K_SNAP, K_KIND, K_LAYER = "train.snapshot", "train.kind", "train.layer"
 K_TRY, K_TRY_KIND, K_TRY_LAYER = "train.try", "train.try_kind", "train.try_layer"
-LIVE, RUN, STOP = "train._live", "train._run", "train._stop"
+LIVE, RUN, STOP, ERROR = "train._live", "train._run", "train._stop", "train._error"
 
 
 def _fmt_lr(lr: float) -> str:
@@ -93,9 +93,15 @@ def current_choice() -> TrainChoice:
 def _start() -> None:
     """The Train button: a new run replaces the current one (finished or not)."""
     ss = st.session_state
+    ss.pop(ERROR, None)
+    try:
+        live = LiveRun.start(current_choice())
+    except ValueError as exc:  # the controls only offer valid settings; say why if not
+        ss[ERROR] = str(exc)
+        return
     ss.pop(RUN, None)
     ss.pop(K_SNAP, None)  # the new run's scrubber starts at its last snapshot
-    ss[LIVE] = LiveRun.start(current_choice())
+    ss[LIVE] = live
     ss[STOP] = False
 
 
@@ -206,6 +212,8 @@ def controls() -> None:
         help=t("train.stop_help"),
         width="stretch",
     )
+    if ss.get(ERROR):
+        st.error(t("msg.error", error=ss[ERROR]))
 
 
 def _settings_line(choice: TrainChoice) -> str:
