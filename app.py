@@ -15,6 +15,7 @@ PAGES = [
     st.Page("views/positional.py", title=t("nav.positional"), icon="〰️"),
     st.Page("views/pretrained.py", title=t("nav.pretrained"), icon="🧠"),
     st.Page("views/encoder_decoder.py", title=t("nav.encoder_decoder"), icon="🔁"),
+    st.Page("views/train.py", title=t("nav.train"), icon="🏋️"),
 ]
 
 page = st.navigation(PAGES)

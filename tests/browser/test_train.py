@@ -1,0 +1,175 @@
+"""The Train page in a real Chromium against a real `streamlit run`: live training (progress bar
+and curve advancing), a rerun that does not lose the run, the Stop button, the scrubber, the
+try-it box with hostile text, and 中文."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from tests.browser.conftest import wait_for_app
+
+pytestmark = pytest.mark.browser
+
+URL_PATH = "train"
+TITLE_EN = "Train a tiny Transformer and watch its heads learn"
+HOSTILE = '<b>x</b> <a href="https://example.com">y</a> <img src=x onerror=alert(1)>'
+
+
+def _progress(pg) -> int:
+    """The progress bar's value in percent (-1 while there is none)."""
+    return pg.evaluate(
+        """() => { const b = document.querySelector('[data-testid=stProgress] [role=progressbar]');
+            return b ? Number(b.getAttribute('aria-valuenow')) : -1; }"""
+    )
+
+
+def _progress_text(pg) -> str:
+    return pg.locator("[data-testid=stProgress]").inner_text()
+
+
+def _curve_points(pg) -> int:
+    """Points of the live loss curve (the only chart while training; -1 while remounting)."""
+    return pg.evaluate(
+        """() => { const g = document.querySelector('.js-plotly-plot');
+            return g && g._fullData && g._fullData[0] ? g._fullData[0].x.length : -1; }"""
+    )
+
+
+def _wait_more(pg, what: str, than: int, timeout: float = 60_000) -> int:
+    fn = {"progress": _progress, "curve": _curve_points}[what]
+    pg.wait_for_function(
+        {
+            "progress": """(n) => { const b = document.querySelector(
+                '[data-testid=stProgress] [role=progressbar]');
+                return b && Number(b.getAttribute('aria-valuenow')) > n; }""",
+            "curve": """(n) => { const g = document.querySelector('.js-plotly-plot');
+                return g && g._fullData && g._fullData[0] && g._fullData[0].x.length > n; }""",
+        }[what],
+        arg=than,
+        timeout=timeout,
+    )
+    return fn(pg)
+
+
+def _grid_first_head(pg, title_start: str):
+    """z of the first head of the first head grid whose subplot titles start with title_start."""
+    return pg.evaluate(
+        """(start) => {
+            const g = [...document.querySelectorAll('.js-plotly-plot')].find(g =>
+                (g._fullLayout.annotations || []).some(a => (a.text || '').startsWith(start)));
+            if (!g) return null;
+            return Array.from(g._fullData[0].z, row => Array.from(row));
+        }""",
+        title_start,
+    )
+
+
+def _slider_to(pg, label: str, key: str) -> None:
+    """Move a Streamlit slider with the keyboard, as a person would (Home / End / arrows)."""
+    thumb = pg.get_by_role("slider", name=label)
+    thumb.focus()
+    thumb.press(key)
+    wait_for_app(pg)
+
+
+def test_live_training_survives_a_rerun_and_stops(app_url, page, tmp_path):
+    page.goto(f"{app_url}/{URL_PATH}?steps=3000")  # long enough to be stopped half way
+    wait_for_app(page)
+    page.get_by_role("heading", name=TITLE_EN).wait_for()
+    stop = page.get_by_role("button", name="Stop", exact=True)
+    assert stop.is_disabled()
+    page.get_by_role("button", name="Train", exact=True).click()
+    page.locator("[data-testid=stProgress]").wait_for(timeout=60_000)
+    page.mouse.move(5, 5)  # no tooltip over the screenshot
+
+    # the progress bar advances and the curve grows, chunk after chunk
+    page.wait_for_function("() => document.querySelector('.js-plotly-plot')", timeout=30_000)
+    n1 = _wait_more(page, "curve", 0)
+    p1 = _progress(page)
+    p2 = _wait_more(page, "progress", p1)
+    n2 = _wait_more(page, "curve", n1)
+    assert p2 > p1 >= 0 and n2 > n1 > 0
+    page.screenshot(path=str(tmp_path / "train_live.png"))
+
+    # a click elsewhere reruns the page: the run goes on (not restarted, its own settings kept)
+    step_before = int(re.search(r"Step (\d+) of 3000", _progress_text(page)).group(1))
+    page.get_by_role("spinbutton", name="Seed", exact=True).fill("5")
+    page.get_by_role("spinbutton", name="Seed", exact=True).press("Enter")
+    page.wait_for_function(
+        """() => document.querySelector('[data-testid=stNumberInput] input[aria-label="Seed"]')
+            ?.value === '5'""",
+        timeout=10_000,
+    )
+    page.locator("[data-testid=stProgress]").wait_for(timeout=30_000)
+    page.wait_for_function(
+        """(n) => { const t = document.querySelector('[data-testid=stProgress]');
+            const m = t && t.innerText.match(/Step (\\d+) of 3000/);
+            return m && Number(m[1]) > n; }""",
+        arg=step_before,
+        timeout=60_000,
+    )
+    assert "seed 0." in page.get_by_text("Reverse: d_model 64").first.inner_text()
+
+    # Stop: the run ends early and is kept
+    assert stop.is_enabled()
+    stop.click()
+    page.get_by_text("Stopped after").wait_for(timeout=60_000)
+    k, total = map(int, re.search(r"Stopped after (\d+) of (\d+)", page.content()).groups())
+    assert total == 3000 and step_before < k < total
+    assert page.locator("[data-testid=stProgress]").count() == 0
+    page.get_by_role("heading", name="Watch the heads form").wait_for()
+    wait_for_app(page)
+    assert page.get_by_role("button", name="Stop", exact=True).is_disabled()
+
+    # the snapshots can be scrubbed: the step, the loss and the heads change together
+    label = "Training step of the snapshot"
+    caption = page.get_by_text(re.compile(r"^Step \d+ of 3000 · loss on the probe"))
+    assert caption.inner_text().startswith(f"Step {k} of 3000")
+    last = _grid_first_head(page, "head 0 ·")
+    _slider_to(page, label, "Home")
+    page.get_by_text(re.compile(r"^Step 0 of 3000 · loss on the probe")).wait_for()
+    first = _grid_first_head(page, "head 0 ·")
+    assert first is not None and last is not None and first != last
+    _slider_to(page, label, "End")
+    page.get_by_text(re.compile(rf"^Step {k} of 3000 · loss on the probe")).wait_for()
+    assert page.dialogs == []
+    page.set_viewport_size({"width": 1400, "height": 3600})  # the main column scrolls inside
+    page.wait_for_timeout(500)
+    page.screenshot(path=str(tmp_path / "train_stopped.png"))
+
+
+def test_try_it_keeps_markup_literal_and_switches_language(app_url, page, tmp_path):
+    page.goto(f"{app_url}/{URL_PATH}?steps=40")
+    wait_for_app(page)
+    page.get_by_role("button", name="Train", exact=True).click()
+    page.get_by_role("heading", name="Try it").wait_for(timeout=90_000)
+    wait_for_app(page)
+    box = page.get_by_role("textbox", name="Your sequence")
+    assert box.input_value() == "cabbage"
+    page.get_by_text(re.compile(r"^Input c a b b a g e → model")).wait_for()
+
+    box.fill(HOSTILE)
+    box.press("Enter")
+    page.get_by_text("Use only the symbols a b c d e f g h").wait_for(timeout=30_000)
+    assert box.input_value() == HOSTILE  # the text stays in the box
+    code = page.locator("[data-testid=stCode]").last.inner_text()
+    assert "<" in code and ">" in code and "=" in code
+    assert page.locator("[data-testid=stMain] a[href='https://example.com']").count() == 0
+    assert page.locator("[data-testid=stMain] img[src=x]").count() == 0
+    assert page.dialogs == []
+
+    box.fill("hgfe")
+    box.press("Enter")
+    page.get_by_text(re.compile(r"^Input h g f e → model")).wait_for(timeout=30_000)
+
+    page.get_by_text("中文", exact=True).click()
+    wait_for_app(page)
+    page.get_by_role("heading", name="训练一个微型 Transformer,观察它的注意力头如何学习").wait_for()
+    page.get_by_role("heading", name="试一试").wait_for()
+    assert page.get_by_role("button", name="训练", exact=True).count() == 1
+    page.get_by_text(re.compile(r"^输入 h g f e → 模型")).wait_for()
+    page.set_viewport_size({"width": 1400, "height": 3600})  # the main column scrolls inside
+    page.wait_for_timeout(500)
+    page.screenshot(path=str(tmp_path / "train_zh.png"))

@@ -1,0 +1,469 @@
+"""The Train page's sections: the settings, the live run, and the finished run (curves,
+snapshots, try-it box, downloads).
+
+State (this session's only): `LIVE` holds a run in progress (`LiveRun`), `RUN` the last
+finished one (`FinishedRun`); a new run replaces both. Training happens inside the script run,
+one short chunk at a time, redrawing the progress bar and the curve after each chunk. Any rerun
+(the Stop button, a click anywhere) interrupts the script at one of those redraws, between two
+chunks; the next script run goes on with the same `LiveRun`, or ends it when Stop was pressed.
+"""
+
+from __future__ import annotations
+
+from functools import partial
+
+import numpy as np
+import streamlit as st
+
+import viz
+from mha_core import TASKS
+from mha_core.training import Prediction
+from ui import widgets
+from ui.compute import train as compute
+from ui.compute.train import FinishedRun, LiveRun, TrainChoice, TryProblem
+from ui.i18n import t
+from ui.page import keep_valid
+from ui.state import parse_choice, parse_int
+from viz.train import alignment_curves, training_curves
+
+K_TASK, K_DIM, K_HEADS, K_LAYERS = "train.task", "train.dim", "train.heads", "train.layers"
+K_STEPS, K_LR, K_SEED = "train.steps", "train.lr", "train.run_seed"
+K_SNAP, K_KIND, K_LAYER = "train.snapshot", "train.kind", "train.layer"
+K_TRY, K_TRY_KIND, K_TRY_LAYER = "train.try", "train.try_kind", "train.try_layer"
+LIVE, RUN, STOP, ERROR = "train._live", "train._run", "train._stop", "train._error"
+
+
+def _fmt_lr(lr: float) -> str:
+    return f"{lr:g}"
+
+
+KINDS = ("cross", "decoder_self", "encoder_self")
+OCTETS = "application/octet-stream"
+TRY_DEFAULT = "cabbage"  # every letter in a..h
+
+_D = TrainChoice()  # the core's defaults: train_toy("reverse", seed=0)
+DEFAULTS = {
+    K_TASK: _D.task,
+    K_DIM: _D.d_model,
+    K_HEADS: _D.n_heads,
+    K_LAYERS: _D.n_layers,
+    K_STEPS: _D.steps,
+    K_LR: _D.lr,
+    K_SEED: _D.seed,
+    K_KIND: "cross",
+    K_TRY_KIND: "cross",
+    K_TRY: TRY_DEFAULT,
+}
+
+
+def _parse_lr(raw: str) -> float:
+    texts = [_fmt_lr(lr) for lr in compute.LRS]
+    return compute.LRS[texts.index(parse_choice(texts)(raw))]
+
+
+def _parse_d_model(raw: str) -> int:
+    return compute.D_MODELS[compute.D_MODELS.index(parse_int(raw, 1, 10_000))]
+
+
+# the settings in the URL (not the weights): /train?task=reverse&dim=64&heads=4&...
+URL_PARSERS = {
+    K_TASK: parse_choice(compute.TASK_NAMES),
+    K_DIM: _parse_d_model,
+    K_HEADS: lambda r: parse_int(r, 1, compute.MAX_HEADS),
+    K_LAYERS: lambda r: parse_int(r, 1, compute.MAX_LAYERS),
+    K_STEPS: lambda r: parse_int(r, 1, compute.MAX_STEPS),
+    K_LR: _parse_lr,
+    K_SEED: lambda r: parse_int(r, 0, compute.MAX_SEED),
+}
+
+
+def current_choice() -> TrainChoice:
+    ss = st.session_state
+    return TrainChoice(
+        task=ss[K_TASK],
+        d_model=ss[K_DIM],
+        n_heads=ss[K_HEADS],
+        n_layers=ss[K_LAYERS],
+        steps=ss[K_STEPS],
+        lr=ss[K_LR],
+        seed=ss[K_SEED],
+    )
+
+
+def _start() -> None:
+    """The Train button: a new run replaces the current one (finished or not)."""
+    ss = st.session_state
+    ss.pop(ERROR, None)
+    try:
+        live = LiveRun.start(current_choice())
+    except ValueError as exc:  # the controls only offer valid settings; say why if not
+        ss[ERROR] = str(exc)
+        return
+    ss.pop(RUN, None)
+    ss.pop(K_SNAP, None)  # the new run's scrubber starts at its last snapshot
+    ss[LIVE] = live
+    ss[STOP] = False
+
+
+def _stop() -> None:
+    st.session_state[STOP] = True
+
+
+def settle() -> None:
+    """Before anything is drawn: end a live run that Stop was pressed for (or that is done)."""
+    ss = st.session_state
+    live = ss.get(LIVE)
+    if live is not None and (ss.get(STOP) or live.done):
+        _keep(live, live.stop())
+    ss[STOP] = False
+
+
+def _keep(live: LiveRun, fin: FinishedRun) -> None:
+    """Make a run that ended the current one, unless Train has replaced it meanwhile (an old
+    script thread may end its run after a newer one started)."""
+    ss = st.session_state
+    if ss.get(LIVE) is live:
+        ss[RUN] = fin
+        ss.pop(LIVE, None)
+
+
+def intro() -> None:
+    task = TASKS[st.session_state[K_TASK]]
+    alphabet = " ".join(task.alphabet)
+    st.write(t("train.intro", min_len=task.min_len, max_len=task.max_len, alphabet=alphabet))
+    st.caption(t("train.sidebar_note"))
+
+
+def controls() -> None:
+    """The settings of the next run, and the Train / Stop buttons."""
+    ss = st.session_state
+    c_task, c_desc = st.columns([1, 2])
+    c_task.radio(
+        t("train.task"),
+        compute.TASK_NAMES,
+        format_func=lambda name: t(f"train.task.{name}"),
+        key=K_TASK,
+        horizontal=True,
+        help=t("train.task_help"),
+    )
+    c_desc.markdown(t(f"train.task_desc.{ss[K_TASK]}"))
+    c_dim, c_heads, c_layers = st.columns(3)
+    c_dim.select_slider(
+        t("train.d_model"), compute.D_MODELS, key=K_DIM, help=t("train.d_model_help")
+    )
+    keep_valid(K_HEADS, compute.head_options(ss[K_DIM]))
+    c_heads.select_slider(
+        t("train.n_heads"),
+        compute.head_options(ss[K_DIM]),
+        key=K_HEADS,
+        help=t("train.n_heads_help"),
+    )
+    c_layers.select_slider(
+        t("train.n_layers"),
+        list(range(1, compute.MAX_LAYERS + 1)),
+        key=K_LAYERS,
+        help=t("train.n_layers_help"),
+    )
+    c_steps, c_lr, c_seed = st.columns(3)
+    c_steps.number_input(
+        t("train.steps"),
+        min_value=1,
+        max_value=compute.MAX_STEPS,
+        step=50,
+        key=K_STEPS,
+        help=t("train.steps_help", max=compute.MAX_STEPS),
+    )
+    c_lr.select_slider(
+        t("train.lr"), compute.LRS, format_func=_fmt_lr, key=K_LR, help=t("train.lr_help")
+    )
+    c_seed.number_input(
+        t("train.seed"),
+        min_value=0,
+        max_value=compute.MAX_SEED,
+        step=1,
+        key=K_SEED,
+        help=t("train.seed_help"),
+    )
+    choice = current_choice()
+    st.markdown(
+        t(
+            "train.d_k",
+            d_model=choice.d_model,
+            n_heads=choice.n_heads,
+            d_k=choice.d_k,
+            every=choice.snapshot_every,
+        )
+    )
+    training = ss.get(LIVE) is not None
+    c_start, c_stop, _ = st.columns([1, 1, 4])
+    c_start.button(
+        t("train.start"),
+        key="train.start",
+        type="primary",
+        on_click=_start,
+        help=t("train.start_help"),
+        width="stretch",
+    )
+    c_stop.button(
+        t("train.stop"),
+        key="train.stop",
+        on_click=_stop,
+        disabled=not training,
+        help=t("train.stop_help"),
+        width="stretch",
+    )
+    if ss.get(ERROR):
+        st.error(t("msg.error", error=ss[ERROR]))
+
+
+def _settings_line(choice: TrainChoice) -> str:
+    return t(
+        "train.live.settings",
+        task=t(f"train.task.{choice.task}"),
+        d_model=choice.d_model,
+        n_heads=choice.n_heads,
+        n_layers=choice.n_layers,
+        steps=choice.steps,
+        lr=_fmt_lr(choice.lr),
+        seed=choice.seed,
+    )
+
+
+def _curve_figure(cols: dict, total: int, title: str, marker: int | None = None):
+    return training_curves(
+        cols["step"],
+        cols["loss"],
+        cols["token_acc"],
+        cols["exact_acc"],
+        total_steps=total,
+        marker_step=marker,
+        title=title,
+        step_label=t("train.axis.step"),
+        loss_label=t("train.axis.loss"),
+        token_label=t("train.axis.token_acc"),
+        exact_label=t("train.axis.exact_acc"),
+    )
+
+
+def _progress_text(live: LiveRun) -> str:
+    if not live.steps:
+        return t("train.progress_start", steps=live.choice.steps)
+    return t(
+        "train.progress",
+        step=live.step,
+        steps=live.choice.steps,
+        loss=f"{live.loss[-1]:.4f}",
+        exact=f"{live.exact_acc[-1]:.0%}",
+    )
+
+
+def _draw_live_curve(where, live: LiveRun) -> None:
+    fig = _curve_figure(live.curve(), live.choice.steps, t("train.fig.live"))
+    with where.container():
+        widgets.plot(fig, key=f"train.fig.live.{live.step}")  # one key per redraw
+
+
+def live_training() -> None:
+    """Train the live run (if any) chunk by chunk, redrawing after each; at the end keep the
+    finished run and rerun the page to show it."""
+    ss = st.session_state
+    live: LiveRun | None = ss.get(LIVE)
+    if live is None:
+        return
+    st.header(t("train.live.title"))
+    st.caption(_settings_line(live.choice))
+    bar = st.progress(live.fraction, text=_progress_text(live))
+    curve = st.empty()
+    _draw_live_curve(curve, live)
+    while not live.done:
+        live.advance()  # no st.* call inside: a rerun can only interrupt between chunks
+        bar.progress(live.fraction, text=_progress_text(live))
+        _draw_live_curve(curve, live)
+    _keep(live, live.finish())
+    st.rerun()
+
+
+def finished_run() -> FinishedRun | None:
+    run = st.session_state.get(RUN)
+    if run is None and st.session_state.get(LIVE) is None:
+        st.info(t("train.none"))
+    return run
+
+
+# --- the finished run ---------------------------------------------------------------------------
+def summary(fin: FinishedRun) -> None:
+    run = fin.run
+    st.header(t("train.result.title"))
+    st.caption(_settings_line(fin.choice) + " " + t("train.params", n=compute.n_parameters(run)))
+    if run.stopped:
+        st.warning(t("train.stopped", steps_done=run.steps_done, steps=run.settings.steps))
+    st.markdown(
+        t(
+            "train.done",
+            steps_done=run.steps_done,
+            elapsed=f"{run.elapsed_s:.1f}",
+            wall=f"{fin.wall_s:.1f}",
+            acc=f"{fin.greedy_acc:.1%}",
+            n=fin.n_eval,
+        )
+    )
+
+
+def _snapshot_step(run) -> int:
+    """The scrubber's step: the last snapshot unless one of this run's was chosen."""
+    steps = list(run.snapshot_steps)
+    keep_valid(K_SNAP, steps, fallback=steps[-1])
+    return st.session_state.setdefault(K_SNAP, steps[-1])
+
+
+def curves(fin: FinishedRun) -> None:
+    run = fin.run
+    fig = _curve_figure(
+        run.history_columns(), run.settings.steps, t("train.fig.curves"), marker=_snapshot_step(run)
+    )
+    widgets.plot(fig, key="train.fig.curves")
+    st.caption(t("train.curves_note"))
+    files = (
+        ("weights", compute.weights_bytes, "toy_transformer.safetensors", OCTETS),
+        ("history", compute.history_csv, "training_history.csv", "text/csv"),
+    )
+    for col, (kind, build, file_name, mime) in zip(st.columns(len(files)), files):
+        col.download_button(
+            t(f"train.download_{kind}"),
+            data=partial(build, run),
+            file_name=file_name,
+            mime=mime,
+            on_click="ignore",
+            key=f"train.download_{kind}",
+        )
+    st.caption(t("train.download_help"))
+
+
+def _kind_and_layer(kind_key: str, layer_key: str, n_layers: int) -> tuple[str, int]:
+    c_kind, c_layer = st.columns([3, 1])
+    kind = c_kind.radio(
+        t("train.kind"),
+        KINDS,
+        format_func=lambda k: t(f"train.kind.{k}"),
+        key=kind_key,
+        horizontal=True,
+    )
+    layer = 0
+    if n_layers > 1:
+        keep_valid(layer_key, list(range(n_layers)))
+        layer = c_layer.selectbox(t("train.layer"), range(n_layers), key=layer_key)
+    return kind, layer
+
+
+def _hint(kind: str, task: str) -> str:
+    return t(f"train.hint.cross.{task}") if kind == "cross" else t(f"train.hint.{kind}")
+
+
+def _grid(weights: np.ndarray, rows, cols, titles: list[str], key: str) -> None:
+    label = t("train.weight")
+    fig = viz.head_grid(weights, list(rows), list(cols), titles=titles, value_label=label)
+    widgets.plot(fig, key=key)
+
+
+def _axes(kind: str, src, tgt) -> tuple:
+    """(query tokens, key tokens) of an attention kind."""
+    return {"cross": (tgt, src), "decoder_self": (tgt, tgt), "encoder_self": (src, src)}[kind]
+
+
+def snapshots(fin: FinishedRun) -> None:
+    """The slider over the saved snapshots, and the probe's attention at the chosen one."""
+    run = fin.run
+    steps = list(run.snapshot_steps)
+    probe = " ".join(run.task.probe)
+    st.header(t("train.snap.title"))
+    st.markdown(t("train.snap.text", probe=probe))
+    _snapshot_step(run)
+    step = st.select_slider(t("train.snapshot"), steps, key=K_SNAP)
+    snap = run.snapshots[step]
+    st.caption(
+        t(
+            "train.snap.caption",
+            step=step,
+            steps=run.settings.steps,
+            loss=f"{snap.loss:.4f}",
+            prediction=" ".join(snap.prediction),
+        )
+    )
+    kind, layer = _kind_and_layer(K_KIND, K_LAYER, run.settings.n_layers)
+    weights = {"cross": snap.cross, "decoder_self": snap.decoder_self}
+    weights["encoder_self"] = snap.encoder_self
+    w = weights[kind][layer]  # (nh, Tq, Tk)
+    nh = w.shape[0]
+    titles = [t("train.head_title", h=h) for h in range(nh)]
+    n = len(run.task.probe)
+    shares = compute.alignment(run.task, w, n) if kind == "cross" else None
+    if shares is not None:
+        titles = [t("train.head_title_share", h=h, share=f"{s:.2f}") for h, s in enumerate(shares)]
+    st.markdown(_hint(kind, run.task.name))
+    rows, cols = _axes(kind, run.probe_src, run.probe_tgt_in)
+    _grid(w, rows, cols, titles, "train.fig.snapshot")
+    over_time = compute.alignment_over_time(run)
+    if over_time is not None:
+        st.subheader(t("train.align.title"))
+        st.markdown(t(f"train.align.text.{run.task.name}"))
+        L, nh, _ = over_time.shape
+        names = [t("train.align.name", layer=i, h=h) for i in range(L) for h in range(nh)]
+        fig = alignment_curves(
+            steps,
+            over_time.reshape(L * nh, -1),
+            names,
+            marker_step=step,
+            step_label=t("train.axis.step"),
+            value_label=t("train.align.value"),
+        )
+        widgets.plot(fig, key="train.fig.align")
+
+
+def _problem(p: TryProblem, task) -> None:
+    alphabet = " ".join(task.alphabet)
+    if p.kind == "empty":
+        st.info(t("train.try.empty", alphabet=alphabet))
+    elif p.kind == "unknown":
+        st.error(t("train.try.unknown", alphabet=alphabet))
+        st.code(" ".join(p.unknown), language=None)  # literal: never markup
+    else:
+        st.error(t("train.try.length", max_len=task.max_len, n=p.n))
+
+
+def try_it(fin: FinishedRun) -> None:
+    """Type a sequence; see the model's greedy answer and the attention that made it."""
+    run, task = fin.run, fin.run.task
+    st.header(t("train.try.title"))
+    alphabet = " ".join(task.alphabet)
+    text = st.text_input(
+        t("train.try.label"),
+        key=K_TRY,
+        max_chars=200,
+        help=t("train.try.help", alphabet=alphabet, min_len=task.min_len, max_len=task.max_len),
+    )
+    result = compute.try_input(run, text)
+    if isinstance(result, TryProblem):
+        _problem(result, task)
+        return
+    p: Prediction = result
+    st.markdown(
+        t(
+            "train.try.answer",
+            input=" ".join(p.input),
+            output=" ".join(p.output) or t("train.try.empty_output"),
+            expected=" ".join(p.expected),
+        )
+    )
+    if p.correct:
+        st.success(t("train.try.right"))
+    else:
+        st.error(t("train.try.wrong"))
+    if not p.in_training_range:
+        st.info(t("train.try.outside", n=len(p.input), min_len=task.min_len, max_len=task.max_len))
+    st.caption(t("train.try.attention"))
+    kind, layer = _kind_and_layer(K_TRY_KIND, K_TRY_LAYER, run.settings.n_layers)
+    weights = {"cross": p.cross, "decoder_self": p.decoder_self, "encoder_self": p.encoder_self}
+    w = weights[kind][layer]
+    rows, cols = _axes(kind, p.src_tokens, p.tgt_tokens)
+    titles = [t("train.head_title", h=h) for h in range(w.shape[0])]
+    _grid(w, rows, cols, titles, "train.fig.try")

@@ -1,0 +1,145 @@
+"""Figures of a training run: the loss and accuracy curves, and how heads align over time.
+
+Numpy in, plotly Figure out. Every label is passed in (the page translates them) and escaped;
+hover shows the exact value. Colours are the Okabe-Ito palette (colour-blind safe).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import plotly.graph_objects as go
+
+from .labels import escape_label
+
+# Okabe & Ito (2008): distinguishable with every common colour-vision deficiency
+OKABE_ITO = ("#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#F0E442", "#000000")
+EXACT = ".8g"
+MARKER_COLOR = "rgba(128,128,128,0.8)"
+
+
+def _transparent(fig: go.Figure, *, height: int, title: str | None) -> go.Figure:
+    fig.update_layout(
+        height=height,
+        margin={"l": 10, "r": 10, "t": 60 if title else 30, "b": 10},
+        paper_bgcolor="rgba(0,0,0,0)",
+        plot_bgcolor="rgba(0,0,0,0)",
+        title={"text": escape_label(title)} if title else None,
+        legend={"orientation": "h", "yanchor": "bottom", "y": 1.02, "x": 0.0},
+        hovermode="x unified",
+    )
+    return fig
+
+
+def _steps(step, *columns) -> tuple[np.ndarray, ...]:
+    x = np.asarray(step)
+    cols = tuple(np.asarray(c, dtype=np.float64) for c in columns)
+    for c in cols:
+        if c.shape != x.shape or x.ndim != 1:
+            raise ValueError(f"every column needs one value per step: {x.shape} vs {c.shape}")
+    return (x, *cols)
+
+
+def training_curves(
+    step,
+    loss,
+    token_acc,
+    exact_acc,
+    *,
+    total_steps: int | None = None,
+    marker_step: int | None = None,
+    title: str | None = None,
+    step_label: str = "step",
+    loss_label: str = "loss",
+    token_label: str = "token accuracy",
+    exact_label: str = "exact-sequence accuracy",
+    height: int = 460,
+) -> go.Figure:
+    """Loss (top, log scale) and the two accuracies (bottom, 0..1) against the step.
+
+    `total_steps` fixes the x range to the planned run, so a live curve grows from the left;
+    `marker_step` draws a vertical line at one step (the snapshot being looked at).
+    """
+    x, loss, token_acc, exact_acc = _steps(step, loss, token_acc, exact_acc)
+    # two stacked panels sharing x, laid out by hand: make_subplots costs ~80 ms a figure,
+    # too much for a live curve redrawn several times a second
+    names = (loss_label, token_label, exact_label)
+    data = []
+    for i, (name, y) in enumerate(zip(names, (loss, token_acc, exact_acc))):
+        fmt = EXACT if i == 0 else ".2%"
+        data.append(
+            go.Scatter(
+                x=x,
+                y=y,
+                mode="lines",
+                name=escape_label(name),
+                line={"color": OKABE_ITO[i], "width": 2},
+                xaxis="x" if i == 0 else "x2",
+                yaxis="y" if i == 0 else "y2",
+                hovertemplate=f"%{{y:{fmt}}}<extra>{escape_label(name)}</extra>",
+            )
+        )
+    right = total_steps if total_steps is not None else (int(x.max()) if x.size else 1)
+    x_range = [0, max(1, right)]
+    shapes = []
+    if marker_step is not None:
+        line = {"color": MARKER_COLOR, "dash": "dot", "width": 1.5}
+        for ax in ("x", "x2"):
+            yref = "y domain" if ax == "x" else "y2 domain"
+            shapes.append(
+                {"type": "line", "xref": ax, "yref": yref, "x0": marker_step, "x1": marker_step}
+                | {"y0": 0, "y1": 1, "line": line}
+            )
+    layout = {
+        "xaxis": {"anchor": "y", "matches": "x2", "showticklabels": False, "range": x_range},
+        "xaxis2": {"anchor": "y2", "range": x_range, "title": {"text": escape_label(step_label)}},
+        "yaxis": {
+            "domain": [0.54, 1.0],
+            "type": "log",
+            "exponentformat": "power",
+            "title": {"text": escape_label(loss_label)},
+        },
+        "yaxis2": {"domain": [0.0, 0.46], "range": [-0.02, 1.02], "tickformat": ".0%"},
+        "shapes": shapes,
+    }
+    positive = loss[np.isfinite(loss) & (loss > 0)]
+    if positive.size and np.log10(positive.max() / positive.min()) >= 1.0:
+        layout["yaxis"]["dtick"] = 1  # a decade or more: one labelled tick per power of ten
+    return _transparent(go.Figure(data=data, layout=layout), height=height, title=title)
+
+
+def alignment_curves(
+    step,
+    shares,
+    names,
+    *,
+    marker_step: int | None = None,
+    title: str | None = None,
+    step_label: str = "step",
+    value_label: str = "share of weight",
+    height: int = 340,
+) -> go.Figure:
+    """One line per head: a share (0..1) at every snapshot step, e.g. the mean weight a
+    cross-attention head puts on the source position the task needs."""
+    x = np.asarray(step)
+    shares = np.asarray(shares, dtype=np.float64)
+    if shares.ndim != 2 or shares.shape[1] != x.shape[0]:
+        raise ValueError(f"shares must be (lines, steps) = (n, {x.shape[0]}), got {shares.shape}")
+    if len(names) != shares.shape[0]:
+        raise ValueError(f"{shares.shape[0]} lines but {len(names)} names")
+    fig = go.Figure()
+    for i, (name, y) in enumerate(zip(names, shares)):
+        fig.add_trace(
+            go.Scatter(
+                x=x,
+                y=y,
+                mode="lines+markers",
+                name=escape_label(name),
+                line={"color": OKABE_ITO[i % len(OKABE_ITO)], "width": 2},
+                hovertemplate=f"%{{y:{EXACT}}}<extra>{escape_label(name)}</extra>",
+            )
+        )
+    fig.update_xaxes(title_text=escape_label(step_label), zeroline=False)
+    fig.update_yaxes(title_text=escape_label(value_label), range=[-0.02, 1.02])
+    if marker_step is not None:
+        fig.add_vline(x=marker_step, line={"color": MARKER_COLOR, "dash": "dot"})
+    return _transparent(fig, height=height, title=title)
