@@ -14,6 +14,7 @@ PAGES = [
     st.Page("views/scaling.py", title=t("nav.scaling"), icon="📏"),
     st.Page("views/positional.py", title=t("nav.positional"), icon="〰️"),
     st.Page("views/pretrained.py", title=t("nav.pretrained"), icon="🧠"),
+    st.Page("views/reading.py", title=t("nav.reading"), icon="🔬"),
 ]
 
 page = st.navigation(PAGES)
