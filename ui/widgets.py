@@ -60,6 +60,8 @@ def clicked_point(key: str) -> list | None:
         return None
     for point in points:
         data = point.get("customdata")
+        if isinstance(data, dict):  # a row of a typed array arrives as {"0": .., "1": ..}
+            return [data[k] for k in sorted(data, key=int)]
         if data is not None:
             return list(data)
     return None

@@ -411,15 +411,16 @@ def corpus(sentences: tuple[str, ...]) -> None:
     st.markdown(t("reading.corpus.what", n=len(sentences)))
     stats = compute.corpus_ready(sentences)
     if stats is None:
-        if not st.button(t("reading.corpus.run", n=len(sentences)), key="reading.corpus_button"):
+        slot = st.empty()
+        if not slot.button(t("reading.corpus.run", n=len(sentences)), key="reading.corpus_button"):
             return
-        bar = st.progress(0.0, text=t("reading.corpus.progress", done=0, total=len(sentences)))
+        bar = slot.progress(0.0, text=t("reading.corpus.progress", done=0, total=len(sentences)))
 
         def progress(done: int, total: int) -> None:
             bar.progress(done / total, text=t("reading.corpus.progress", done=done, total=total))
 
         stats = compute.corpus(sentences, progress)
-        bar.empty()
+        slot.empty()
     st.caption(t("reading.corpus.done", n=stats.n_sentences, tokens=stats.n_tokens))
     cats = ("cls", "sep", "punct", "prev", "next")
     shares = np.stack(
@@ -448,7 +449,7 @@ def corpus(sentences: tuple[str, ...]) -> None:
         for c in ("prev", "sep")
         for m in ("weights", "norms")
     ]
-    st.dataframe(pd.DataFrame(rows), hide_index=True, key="reading.corpus_heads")
+    st.table(pd.DataFrame(rows).style.hide(axis="index"))
 
     st.markdown(f"**{t('reading.corpus.published')}**")
     table = pd.DataFrame(
@@ -461,6 +462,6 @@ def corpus(sentences: tuple[str, ...]) -> None:
             for i, f in enumerate(CLARK_2019)
         ]
     )
-    st.dataframe(table, hide_index=True, key="reading.corpus_clark")
+    st.table(table.style.hide(axis="index"))
     st.info(t("reading.corpus.note"))
     st.caption(t("reading.corpus.cite", citation=CLARK_2019_CITATION))
