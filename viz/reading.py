@@ -209,7 +209,7 @@ def lines_view(
             )
         )
     fig.update_xaxes(
-        range=[-0.9, 1.9],
+        range=[-0.55, 1.55],
         tickmode="array",
         tickvals=[0, 1],
         ticktext=[escape_label(query_title), escape_label(key_title)],
@@ -222,11 +222,13 @@ def lines_view(
         range=[T - 0.5, -0.5], visible=False, showgrid=False, zeroline=False, fixedrange=True
     )
     fig.update_layout(
-        legend={"orientation": "h", "yanchor": "bottom", "y": 1.02, "x": 0},
+        legend={"orientation": "h", "yanchor": "top", "y": -0.01, "x": 0.5, "xanchor": "center"},
         clickmode="event+select",
         dragmode=False,
     )
-    return _style(fig, height=max(320, 90 + (22 if T <= 32 else 16) * T))
+    fig = _style(fig, height=max(320, 110 + (22 if T <= 32 else 16) * T))
+    fig.update_layout(margin={"b": 40})  # room for the legend below
+    return fig
 
 
 # --- query / key map --------------------------------------------------------------------------

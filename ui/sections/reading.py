@@ -15,7 +15,6 @@ from mha_core.reading import CATEGORIES, CLARK_2019, CLARK_2019_CITATION, Corpus
 from mha_core.reading_views import FilteredAttention
 from ui import widgets
 from ui.compute import reading as compute
-from ui.compute.pretrained import run
 from ui.i18n import t
 from ui.page import keep_valid
 from viz.reading import (
@@ -32,7 +31,7 @@ from viz.reading import (
 HEATMAP_TOKENS = 128  # a heatmap of this page draws at most this many tokens per axis
 LINES_TOKENS = 64  # the lines view draws at most this many tokens
 LINE_FLOOR = 0.005  # weights under this are not drawn as lines
-ABLATION_AUTO = 128  # head importance is computed without asking up to this many tokens
+ABLATION_AUTO = 64  # head importance is computed without asking up to this many tokens
 THRESHOLDS = (0.01, 0.02, 0.05, 0.1, 0.15, 0.2, 0.3, 0.4, 0.5)
 TOP_K_MAX = 16
 SIDES = ("query", "key")
@@ -51,6 +50,23 @@ K_RESIDUAL, K_QK_TRANSLATE, K_QK_QUERY = (
     "reading.qk_query",
 )
 F_LINES, F_IMPORTANCE, F_QK = "reading.fig.lines", "reading.fig.importance", "reading.fig.qk"
+
+
+@dataclass(frozen=True, eq=False)
+class Sentence:
+    """The sidebar sentence through the model: what every section draws from."""
+
+    text: str  # the key of the cached calls
+    tokens: list[str]  # T WordPiece tokens, [CLS] and [SEP] included
+    attentions: np.ndarray  # (L, nh, T, T) the model's attention weights
+
+    @property
+    def n_layers(self) -> int:
+        return self.attentions.shape[0]
+
+    @property
+    def n_heads(self) -> int:
+        return self.attentions.shape[1]
 
 
 @dataclass(frozen=True)
@@ -113,14 +129,17 @@ def _lines_clicked() -> None:
         st.session_state[K_LINES_TOKEN] = int(point[1])
 
 
-def lines(text: str, tokens: list[str], layer: int, n_heads: int, filt: Filter) -> None:
+def lines(s: Sentence, layer: int, filt: Filter) -> None:
     """BertViz's head view of the picked layer: several heads, a token picker, click a token."""
+    tokens, n_heads = s.tokens, s.n_heads
     st.subheader(t("reading.lines.title", layer=layer))
     st.markdown(t("reading.lines.what"))
     n = len(tokens)
     shown = min(n, LINES_TOKENS)
     ss = st.session_state
-    ss[K_LINES_HEADS] = [h for h in ss.get(K_LINES_HEADS, []) if 0 <= h < n_heads]
+    valid = [h for h in ss.get(K_LINES_HEADS, []) if 0 <= h < n_heads]
+    if valid != ss.get(K_LINES_HEADS):
+        ss[K_LINES_HEADS] = valid
     keep_valid(K_LINES_TOKEN, [ALL, *range(shown)], fallback=ALL)
     c_heads, c_token, c_side = st.columns([2, 2, 1])
     heads = c_heads.multiselect(
@@ -145,7 +164,7 @@ def lines(text: str, tokens: list[str], layer: int, n_heads: int, filt: Filter) 
         st.info(t("reading.lines.no_heads"))
         return
     heads = sorted(heads)
-    attn = run(text, None).attentions[layer].numpy()[heads]  # (H, T, T)
+    attn = s.attentions[layer, heads]  # (H, T, T)
     f = filt.apply(attn)
     focus = None if token == ALL else (SIDES.index(side), token)
     fig = lines_view(
@@ -171,11 +190,12 @@ def lines(text: str, tokens: list[str], layer: int, n_heads: int, filt: Filter) 
 # --- weights against value-weighted norms --------------------------------------------------------
 
 
-def weights_vs_norms(text: str, tokens: list[str], layer: int, head: int, filt: Filter) -> None:
+def weights_vs_norms(s: Sentence, layer: int, head: int, filt: Filter) -> None:
     """The same head under weights and under value-weighted norms, and per-layer shares."""
+    text, tokens = s.text, s.tokens
     st.subheader(t("reading.norms.title", layer=layer, head=head))
     st.markdown(t("reading.norms.what"))
-    weights = run(text, None).attentions[layer, head].numpy()  # (T, T)
+    weights = s.attentions[layer, head]  # (T, T)
     norms = compute.norm_shares(text, layer)[head]  # (T, T)
     left, right = st.columns(2)
     with left:
@@ -219,9 +239,10 @@ def weights_vs_norms(text: str, tokens: list[str], layer: int, head: int, filt: 
 # --- rollout -------------------------------------------------------------------------------------
 
 
-def rollout(text: str, tokens: list[str], layer: int, filt: Filter) -> None:
+def rollout(s: Sentence, layer: int, filt: Filter) -> None:
     """Rollout after the picked layer beside that layer's raw (head-averaged) attention, and
     which inputs feed [CLS] and the mean-pooled output after the last layer."""
+    text, tokens = s.text, s.tokens
     st.subheader(t("reading.rollout.title", layer=layer))
     st.markdown(t("reading.rollout.what", layer=layer))
     residual = st.toggle(
@@ -272,15 +293,15 @@ def _importance_clicked() -> None:
         st.session_state[K_HEAD] = int(point[1])
 
 
-def ablation(text: str, tokens: list[str], layer: int, head: int, filt: Filter) -> None:
+def ablation(s: Sentence, layer: int, head: int, filt: Filter) -> None:
     """The layer x head importance map (click a cell) and the picked head's pattern."""
+    text, tokens = s.text, s.tokens
     st.subheader(t("reading.ablation.title"))
     st.markdown(t("reading.ablation.what"))
     n = len(tokens)
     asked = st.session_state.setdefault("reading._ablation_asked", [])
     if n > ABLATION_AUTO and text not in asked:
-        tr = run(text, None)
-        st.info(t("reading.ablation.long", n=n, layers=tr.n_layers, copies=tr.n_heads + 1))
+        st.info(t("reading.ablation.long", n=n, layers=s.n_layers, copies=s.n_heads + 1))
         if not st.button(t("reading.ablation.button"), key="reading.ablation_button"):
             return
         asked[:] = [text]
@@ -313,7 +334,7 @@ def ablation(text: str, tokens: list[str], layer: int, head: int, filt: Filter) 
         )
     with right:
         _heatmap(
-            run(text, None).attentions[layer, head].numpy(),
+            s.attentions[layer, head],
             tokens,
             filt,
             key="reading.fig.ablated_head",
@@ -331,8 +352,9 @@ def _qk_clicked() -> None:
         st.session_state[K_QK_QUERY] = int(point[1])
 
 
-def query_key_map(text: str, tokens: list[str], layer: int, head: int) -> None:
+def query_key_map(s: Sentence, layer: int, head: int) -> None:
     """One head's queries and keys in one PCA plane, a query's attention as lines."""
+    text, tokens = s.text, s.tokens
     st.subheader(t("reading.qk.title", layer=layer, head=head))
     keep_valid(K_QK_QUERY, [ALL, *range(len(tokens))], fallback=ALL)
     c_translate, c_query = st.columns(2)
@@ -348,7 +370,7 @@ def query_key_map(text: str, tokens: list[str], layer: int, head: int) -> None:
     m = compute.qk_map(text, layer, head, translate)
     st.markdown(t("reading.qk.what", share=float(m.explained.sum())))
     focus = None if query == ALL else query
-    row = None if focus is None else run(text, None).attentions[layer, head, focus].numpy()
+    row = None if focus is None else s.attentions[layer, head, focus]
     fig = query_key_figure(
         m.queries,
         m.keys,
@@ -371,21 +393,37 @@ def query_key_map(text: str, tokens: list[str], layer: int, head: int) -> None:
 # --- the corpus ---------------------------------------------------------------------------------
 
 
+HEADS_LISTED = 6  # a longer list of heads over one half is cut to its largest
+
+
 def _heads_text(stats: CorpusStatistics, category: str, measure: str) -> str:
-    hits = stats.heads_above(category, 0.5, measure)
+    hits = stats.heads_above(category, 0.5, measure)  # largest first
     if not hits:
         return t("reading.corpus.none")
-    return "; ".join(
-        t("reading.corpus.head_item", layer=h.layer, head=h.head, share=h.share) for h in hits
+    items = "; ".join(
+        t("reading.corpus.head_item", layer=h.layer, head=h.head, share=h.share)
+        for h in hits[:HEADS_LISTED]
     )
+    if len(hits) > HEADS_LISTED:
+        return t("reading.corpus.many", count=len(hits), top=items)
+    return items
+
+
+def _peak(stats: CorpusStatistics, category: str, measure: str) -> tuple[int, float]:
+    """The layer with the largest mean share on `category`, and that share."""
+    shares = stats.layer_share(category, measure)
+    layer = int(np.argmax(shares))
+    return layer, float(shares[layer])
 
 
 def _minilm_counterpart(stats: CorpusStatistics, category: str, threshold) -> str:
     """What the corpus says about the same thing as one of Clark et al.'s findings."""
     if category == "sep" and threshold == 0.5:
-        w, n = stats.layer_share("sep", "weights"), stats.layer_share("sep", "norms")
-        lw, ln = int(np.argmax(w)), int(np.argmax(n))
-        return t("reading.minilm.sep_layers", lw=lw, w=float(w[lw]), ln=ln, n=float(n[ln]))
+        (lw, w), (ln, n) = _peak(stats, "sep", "weights"), _peak(stats, "sep", "norms")
+        (cw, cwv), (cn, cnv) = _peak(stats, "cls", "weights"), _peak(stats, "cls", "norms")
+        return t(
+            "reading.minilm.sep_layers", lw=lw, w=w, ln=ln, n=n, cw=cw, cwv=cwv, cn=cn, cnv=cnv
+        )
     if category in ("prev", "next") and threshold == 0.5:
         return t(
             "reading.minilm.heads",
@@ -446,7 +484,7 @@ def corpus(sentences: tuple[str, ...]) -> None:
             t("reading.corpus.col.measure"): t(f"reading.measure.{m}"),
             t("reading.corpus.col.heads"): _heads_text(stats, c, m),
         }
-        for c in ("prev", "sep")
+        for c in ("prev", "next", "sep", "cls")
         for m in ("weights", "norms")
     ]
     st.table(pd.DataFrame(rows).style.hide(axis="index"))

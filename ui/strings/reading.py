@@ -9,7 +9,7 @@ paper's own words (a test checks they equal the core's), in 中文 a translation
 EN = {
     "reading.title": "Reading heads the way research does",
     "reading.intro": "Raw attention weights mislead in known ways: a head can put most of its "
-    "weight on [SEP] and still move almost nothing, and one layer's weights do not say where "
+    "weight on [SEP] or [CLS] and still move almost nothing, and one layer's weights do not say where "
     "information came from across layers. This page reads the heads of all-MiniLM-L6-v2 (the "
     "model of the Pretrained heads page, {layers} layers x {heads} heads) on your sentence as "
     "interpretability research does. Layers and heads are counted from 0.",
@@ -149,11 +149,12 @@ EN = {
     "reading.corpus.fig_what": "Per layer, mean over heads, query tokens and sentences. The "
     "dashed line marks one half.",
     "reading.corpus.heads_title": "Heads with more than half of their attention on the previous "
-    "token or on [SEP]",
+    "token, the next token, [SEP] or [CLS]",
     "reading.corpus.col.category": "on",
     "reading.corpus.col.measure": "measured by",
     "reading.corpus.col.heads": "heads (share)",
     "reading.corpus.none": "none",
+    "reading.corpus.many": "{count} heads; the largest: {top}",
     "reading.corpus.head_item": "layer {layer}, head {head} ({share:.1%})",
     "reading.corpus.published": "Beside the published findings for BERT-base",
     "reading.corpus.col.finding": "Clark et al. (2019), BERT-base",
@@ -165,7 +166,7 @@ EN = {
     "compare. The paper counts layers from 1, this page from 0.",
     "reading.corpus.cite": "Reference: {citation}",
     "reading.minilm.sep_layers": "largest per-layer [SEP] share: layer {lw}, {w:.1%} | layer {ln}, "
-    "{n:.1%}",
+    "{n:.1%}. MiniLM parks on [CLS] instead: layer {cw}, {cwv:.1%} | layer {cn}, {cnv:.1%}",
     "reading.minilm.heads": "{w} | {n}",
     "reading.minilm.self": "mean share on itself: {w:.1%} | {n:.1%}",
     "reading.minilm.profile": "most on [CLS]: layer {cls}; on [SEP]: layer {sep}; on "
@@ -186,7 +187,7 @@ EN = {
 ZH = {
     "reading.title": "像研究者一样解读注意力头",
     "reading.intro": "原始的注意力权重会以一些已知的方式误导人:一个头可以把大部分权重放在 [SEP] "
-    "上却几乎什么也没有传递,而单独一层的权重也说不出信息跨层从哪里来。本页用可解释性研究的方法,"
+    "或 [CLS] 上却几乎什么也没有传递,而单独一层的权重也说不出信息跨层从哪里来。本页用可解释性研究的方法,"
     "在你的句子上解读 all-MiniLM-L6-v2 (即“预训练注意力头”页面的模型,{layers} 层 x {heads} 个头) "
     "的各个头。层和头都从 0 开始编号。",
     "reading.loading": "正在加载 all-MiniLM-L6-v2 (每个服务器只加载一次)…",
@@ -298,11 +299,12 @@ ZH = {
     "reading.corpus.progress": "第 {done} / {total} 个句子…",
     "reading.corpus.done": "{n} 个句子,共 {tokens} 个 WordPiece 标记。",
     "reading.corpus.fig_what": "每一层,对头、查询标记和句子取平均。虚线表示一半。",
-    "reading.corpus.heads_title": "超过一半注意力落在前一个标记或 [SEP] 上的头",
+    "reading.corpus.heads_title": "超过一半注意力落在前一个标记、后一个标记、[SEP] 或 [CLS] 上的头",
     "reading.corpus.col.category": "落在",
     "reading.corpus.col.measure": "度量",
     "reading.corpus.col.heads": "头 (占比)",
     "reading.corpus.none": "无",
+    "reading.corpus.many": "共 {count} 个头;最大的几个:{top}",
     "reading.corpus.head_item": "第 {layer} 层第 {head} 个头 ({share:.1%})",
     "reading.corpus.published": "与已发表的 BERT-base 发现并列",
     "reading.corpus.col.finding": "Clark 等 (2019),BERT-base",
@@ -312,7 +314,8 @@ ZH = {
     "而论文平均的是 1000 个最长 128 个标记、形式为 [CLS] A [SEP] B [SEP] 的维基百科片段:"
     "数字会不同,能比较的只是模式的种类。论文的层从 1 开始编号,本页从 0 开始。",
     "reading.corpus.cite": "参考文献:{citation}",
-    "reading.minilm.sep_layers": "每层 [SEP] 占比的最大值:第 {lw} 层,{w:.1%} | 第 {ln} 层,{n:.1%}",
+    "reading.minilm.sep_layers": "每层 [SEP] 占比的最大值:第 {lw} 层,{w:.1%} | 第 {ln} 层,{n:.1%}。"
+    "MiniLM 转而停靠在 [CLS] 上:第 {cw} 层,{cwv:.1%} | 第 {cn} 层,{cnv:.1%}",
     "reading.minilm.heads": "{w} | {n}",
     "reading.minilm.self": "落在自身上的平均占比:{w:.1%} | {n:.1%}",
     "reading.minilm.profile": "最关注 [CLS]:第 {cls} 层;最关注 [SEP]:第 {sep} 层;最关注标点:第 {punct} 层 (按权重)",
