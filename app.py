@@ -16,6 +16,7 @@ PAGES = [
     st.Page("views/pretrained.py", title=t("nav.pretrained"), icon="🧠"),
     st.Page("views/encoder_decoder.py", title=t("nav.encoder_decoder"), icon="🔁"),
     st.Page("views/train.py", title=t("nav.train"), icon="🏋️"),
+    st.Page("views/reading.py", title=t("nav.reading"), icon="🔬"),
 ]
 
 page = st.navigation(PAGES)

@@ -35,15 +35,36 @@ def token_chips(tokens: list[str]) -> None:
         st.code("  ".join(f"{i}:{tok}" for i, tok in enumerate(tokens)), language=None)
 
 
-def plot(fig, key: str) -> None:
-    """Every figure goes out the same way: full width, the theme's fonts, PNG in the toolbar."""
+def plot(fig, key: str, on_select=None) -> None:
+    """Every figure goes out the same way: full width, the theme's fonts, PNG in the toolbar.
+    With `on_select` (a callback), a click on a point reruns the page after calling it (read the
+    point with `clicked_point(key)`)."""
+    select = {} if on_select is None else {"on_select": on_select, "selection_mode": "points"}
     st.plotly_chart(
         fig,
         key=key,
         width="stretch",
         theme="streamlit",
         config={"displaylogo": False, "toImageButtonOptions": {"format": "png", "scale": 2}},
+        **select,
     )
+
+
+def clicked_point(key: str) -> list | None:
+    """The customdata of the point last clicked in the chart drawn with `key`, if any (Plotly
+    reports clicks on scatter points only, not on heatmap cells)."""
+    event = st.session_state.get(key)
+    try:
+        points = event["selection"]["points"]
+    except (KeyError, TypeError):
+        return None
+    for point in points:
+        data = point.get("customdata")
+        if isinstance(data, dict):  # a row of a typed array arrives as {"0": .., "1": ..}
+            return [data[k] for k in sorted(data, key=int)]
+        if data is not None:
+            return list(data)
+    return None
 
 
 def head_stats_table(stats: HeadStats, kinds: list[str], key: str) -> None:

@@ -9,10 +9,20 @@ from ui.compute import pretrained as compute
 from ui.i18n import t
 from ui.page import open_page
 from viz.grid import layer_head_mosaic
+from viz.reading import add_block_targets
 
 MOSAIC_TOKENS = 32  # the 72-map overview draws at most this many tokens
 ENLARGED_TOKENS = 128  # the single enlarged head draws at most this many
 REHEAD_SHOWN = 12  # heads drawn after re-heading
+
+
+def _mosaic_clicked() -> None:
+    """A click on a map of the mosaic picks its layer and head (before the pickers are drawn)."""
+    point = widgets.clicked_point("pretrained.mosaic_fig")
+    if point:
+        st.session_state["pretrained.layer"] = int(point[0])
+        st.session_state["pretrained.head"] = int(point[1])
+
 
 settings = open_page("pretrained")
 if not settings.text.strip():
@@ -68,7 +78,16 @@ mosaic = layer_head_mosaic(
     value_label=t("pretrained.weight"),
     selected=(layer, head),
 )
-widgets.plot(mosaic, key="pretrained.mosaic_fig")
+mosaic = add_block_targets(
+    mosaic,
+    tr.n_layers,
+    tr.n_heads,
+    shown,
+    row_label=t("pretrained.layer_word"),
+    col_label=t("pretrained.head_word"),
+    hint=t("pretrained.mosaic_click"),
+)
+widgets.plot(mosaic, key="pretrained.mosaic_fig", on_select=_mosaic_clicked)
 
 st.subheader(t("pretrained.enlarged", layer=layer, head=head))
 big = min(n, ENLARGED_TOKENS)

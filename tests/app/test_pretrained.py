@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.app.conftest import figures, run_app
+from tests.app.conftest import figures, plotly_array, run_app
 
 PAGE = "views/pretrained.py"
 
@@ -16,7 +16,9 @@ def test_default_view():
     figs = figures(at)
     assert len(figs) == 3  # mosaic, enlarged head, re-headed layer
     mosaic, enlarged, regrid = figs
-    assert len(mosaic["data"]) == 1
+    assert [d["type"] for d in mosaic["data"]] == ["heatmap", "scatter"]  # maps + click targets
+    targets = plotly_array(mosaic["data"][1]["customdata"]).reshape(-1, 2)
+    assert sorted(map(tuple, targets.tolist())) == [(i, h) for i in range(6) for h in range(12)]
     assert enlarged["layout"]["xaxis"]["ticktext"][0] == "[CLS]"
     assert enlarged["layout"]["xaxis"]["ticktext"][-1] == "[SEP]"
     assert len([d for d in regrid["data"] if d["type"] == "heatmap"]) == 12

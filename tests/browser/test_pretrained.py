@@ -29,7 +29,7 @@ def test_pretrained_page(app_url, page, tmp_path):
         " return {n: g.data.length, x: g._fullLayout.xaxis.ticktext,"
         " y: g._fullLayout.yaxis.ticktext}; }"
     )
-    assert mosaic["n"] == 1
+    assert mosaic["n"] == 2  # the maps (one heatmap) and their click targets
     assert mosaic["x"] == [f"head {h}" for h in range(12)]
     assert mosaic["y"] == [f"layer {i}" for i in range(6)]
     ticks = page.evaluate(

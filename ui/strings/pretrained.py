@@ -19,7 +19,8 @@ EN = {
     "pretrained.nothing_left": "Only special tokens are left: type some words.",
     "pretrained.mosaic": "Every layer and head",
     "pretrained.mosaic_caption": "One small map per head; rows of blocks are layers, columns are heads. "
-    "The orange box is the head enlarged below.",
+    "The orange box is the head enlarged below: click the middle of a map to enlarge it.",
+    "pretrained.mosaic_click": "click to enlarge this head",
     "pretrained.mosaic_cropped": "The overview shows the first {shown} of {n} tokens, so its rows may not "
     "sum to 1; the enlarged head below shows up to {big}.",
     "pretrained.layer": "Layer",
@@ -57,7 +58,8 @@ ZH = {
     "隐藏它们会去掉这些行和列,并把每行重新缩放为和为 1。",
     "pretrained.nothing_left": "只剩下特殊标记:请输入一些词。",
     "pretrained.mosaic": "所有层和所有头",
-    "pretrained.mosaic_caption": "每个头一张小图;每一行小图是一层,每一列是一个头。橙色方框是下面放大的那个头。",
+    "pretrained.mosaic_caption": "每个头一张小图;每一行小图是一层,每一列是一个头。橙色方框是下面放大的那个头:点击一张小图的中间即可放大它。",
+    "pretrained.mosaic_click": "点击放大这个头",
     "pretrained.mosaic_cropped": "总览只显示 {n} 个标记中的前 {shown} 个,因此各行之和可能不为 1;下面放大的头最多显示 {big} 个。",
     "pretrained.layer": "层",
     "pretrained.head": "头",
