@@ -84,16 +84,16 @@ def figures() -> dict[str, dict]:
         "attention_heatmap 7": _spec(heatmap.attention_heatmap(w8[0], tok(7))),
         "matrix_heatmap 7x64": _spec(matrix.matrix_heatmap(rng.normal(size=(7, 64)), tok(7))),
         "head_grid 4 x 7": _spec(heatmap.head_grid(w4, tok(7))),
-        "head_mosaic 4 x 7": _spec(heatmap.head_mosaic(w4, tok(7))),
+        "  one trace 4 x 7": _spec(heatmap.head_grid(w4, tok(7), one_trace=True)),
         "head_grid 8 x 7": g8,
         "  no tick labels": _axes(g8, showticklabels=False),
         "  no automargin": _axes(g8, automargin=False),
-        "head_mosaic 8 x 7": _spec(heatmap.head_mosaic(w8, tok(7))),
+        "  one trace 8 x 7": _spec(heatmap.head_grid(w8, tok(7), one_trace=True)),
         "head_grid 12 x 32": _spec(heatmap.head_grid(w12, tok(32))),
-        "head_mosaic 12 x 32": _spec(heatmap.head_mosaic(w12, tok(32))),
+        "  one trace 12 x 32": _spec(heatmap.head_grid(w12, tok(32), one_trace=True)),
         "layer_head_mosaic 6x12x32": _spec(grid.layer_head_mosaic(_softmax(rng, 6, 12, 32, 32))),
         "head_grid 16 x 64": _spec(heatmap.head_grid(w16, tok(64))),
-        "head_mosaic 16 x 64": _spec(heatmap.head_mosaic(w16, tok(64))),
+        "  one trace 16 x 64": _spec(heatmap.head_grid(w16, tok(64), one_trace=True)),
     }
 
 
