@@ -30,12 +30,13 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from bench.browser_timing import BENCH_ARGS, INSTRUMENT, RESULT, SETTLED  # noqa: E402
+from bench.pages import PAGES  # noqa: E402
 from bench.st_client import Session  # noqa: E402
 from tests.browser.server import chromium_path, streamlit_server  # noqa: E402
 
 PLUS = '.st-key-shared-seed button[data-testid="stNumberInputStepUp"]'
 SEED_BASE = 1000  # session i starts at seed SEED_BASE * (i + 1): nobody shares a model
-PAGES = ("", "step_by_step", "scaling", "positional_encoding", "pretrained")
+PATHS = [path for _view, path in PAGES.values()]
 FIRST_TICKS = "() => document.querySelector('.js-plotly-plot')._fullLayout.xaxis.ticktext"
 
 
@@ -150,7 +151,7 @@ async def lights(url: str, ids: range, reruns: int) -> list[dict]:
 # --- 3. memory --------------------------------------------------------------------------------
 async def memory_curve(url: str, pid: int, n: int, every: int) -> None:
     """n distinct sentences through every page in turn; RSS every `every` sentences."""
-    for page in PAGES:  # warm-up: every page once (the pretrained model loads here)
+    for page in PATHS:  # warm-up: every page once (the pretrained model loads here)
         s = Session(url)
         await s.open({"text": "warm up"}, page=page)
         await s.close()
@@ -163,7 +164,7 @@ async def memory_curve(url: str, pid: int, n: int, every: int) -> None:
             if s:
                 await s.close()
             s = Session(url)
-            run = await s.open({"text": "warm up"}, page=PAGES[(k // 25) % len(PAGES)])
+            run = await s.open({"text": "warm up"}, page=PATHS[(k // 25) % len(PATHS)])
             text_id = run.widget_id("shared.text")
         sentence = f"sentence {k} says {k * 7919 % 10007} things about word{k}"
         run = await s.rerun({text_id: sentence})

@@ -1,12 +1,14 @@
 """What drawing a figure costs in Chromium: plotly.js alone, no Streamlit.
 
-The browser's share of a slider step (bench/ui_latency.py) is mostly Plotly drawing the charts.
+The browser's share of a slider step (bench/ui_latency.py) is mostly Plotly drawing the charts,
+and most of that is laying out tick labels (automargin re-measures them; the cost grows faster
+than the number of labels: a 16-head grid of 64 tokens, 2,048 labels, takes tens of seconds).
 This draws the app's figures (and variants of the head grid) with the plotly.js that ships with
 the plotly package, in a page of its own: `newPlot` (a chart appears) and `react` with a new
 copy of the same figure (what Streamlit does on a rerun), each until two frames are painted.
 Variants run interleaved, round after round; medians.
 
-    python bench/plotly_draw.py [--rounds 3]
+    python bench/plotly_draw.py [--rounds 3] [--big]
 """
 
 from __future__ import annotations
@@ -84,16 +86,17 @@ def figures() -> dict[str, dict]:
         "attention_heatmap 7": _spec(heatmap.attention_heatmap(w8[0], tok(7))),
         "matrix_heatmap 7x64": _spec(matrix.matrix_heatmap(rng.normal(size=(7, 64)), tok(7))),
         "head_grid 4 x 7": _spec(heatmap.head_grid(w4, tok(7))),
-        "head_mosaic 4 x 7": _spec(heatmap.head_mosaic(w4, tok(7))),
+        "  one trace 4 x 7": _spec(heatmap.head_grid(w4, tok(7), one_trace=True)),
         "head_grid 8 x 7": g8,
         "  no tick labels": _axes(g8, showticklabels=False),
         "  no automargin": _axes(g8, automargin=False),
-        "head_mosaic 8 x 7": _spec(heatmap.head_mosaic(w8, tok(7))),
+        "  one trace 8 x 7": _spec(heatmap.head_grid(w8, tok(7), one_trace=True)),
         "head_grid 12 x 32": _spec(heatmap.head_grid(w12, tok(32))),
-        "head_mosaic 12 x 32": _spec(heatmap.head_mosaic(w12, tok(32))),
+        "  one trace 12 x 32": _spec(heatmap.head_grid(w12, tok(32), one_trace=True)),
         "layer_head_mosaic 6x12x32": _spec(grid.layer_head_mosaic(_softmax(rng, 6, 12, 32, 32))),
+        # --big only (one round each; minutes): 1,000+ tick labels
         "head_grid 16 x 64": _spec(heatmap.head_grid(w16, tok(64))),
-        "head_mosaic 16 x 64": _spec(heatmap.head_mosaic(w16, tok(64))),
+        "  one trace 16 x 64": _spec(heatmap.head_grid(w16, tok(64), one_trace=True)),
     }
 
 
@@ -101,10 +104,12 @@ def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--rounds", type=int, default=3)
     ap.add_argument("--repeats", type=int, default=3, help="react calls per round")
+    ap.add_argument("--big", action="store_true", help="also head_grid 16 x 64 (one round)")
     args = ap.parse_args()
     from playwright.sync_api import sync_playwright
 
     specs = figures()
+    big = {name: specs.pop(name) for name in ("head_grid 16 x 64", "  one trace 16 x 64")}
     js = (Path(plotly.__file__).parent / "package_data" / "plotly.min.js").read_text()
     times: dict[str, list] = {name: [] for name in specs}
     with tempfile.TemporaryDirectory() as tmp, sync_playwright() as p:
@@ -116,9 +121,15 @@ def main() -> None:
         browser = p.chromium.launch(executable_path=chromium_path(), args=BENCH_ARGS)
         page = browser.new_page(viewport={"width": 1400, "height": 1000})
         page.goto(page_file.as_uri())
-        for _ in range(args.rounds):
+        for k in range(args.rounds):
             for name, spec in specs.items():
                 times[name].append(page.evaluate(DRAW, [spec, args.repeats]))
+                if k == 0:
+                    print(f"  round 1: {name:<26}{times[name][0][0]:>9.0f}", flush=True)
+        if args.big:
+            for name, spec in big.items():
+                times[name] = [page.evaluate(DRAW, [spec, 1])]
+                specs[name] = spec
         browser.close()
     print(f"plotly.js bundled with plotly.py {plotly.__version__}; Chromium headless, software")
     print(f"rendering; median of {args.rounds} interleaved rounds, ms to two painted frames")

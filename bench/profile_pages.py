@@ -37,13 +37,8 @@ from streamlit.delta_generator import DeltaGenerator  # noqa: E402
 from streamlit.testing.v1 import AppTest  # noqa: E402
 from streamlit.testing.v1.local_script_runner import LocalScriptRunner  # noqa: E402
 
-PAGES = {
-    "home": "views/attention.py",
-    "step_by_step": "views/step_by_step.py",
-    "scaling": "views/scaling.py",
-    "positional": "views/positional_encoding.py",
-    "pretrained": "views/pretrained.py",
-}
+from bench.pages import PAGES  # noqa: E402
+
 BUCKETS = ("viz", "send", "cached", "table")
 
 
@@ -169,7 +164,7 @@ def main() -> None:
     print("script run of each page, ms: heads 4 -> 8 (new), then 8 <-> 4 again (cached, median)")
     print(f"{'page':<22}{'charts':>7}{'run':>8}" + "".join(f"{b:>8}" for b in BUCKETS) + "   other")
     for name in args.pages:
-        first, again, charts = measure(PAGES[name], args.repeats, args.cprofile)
+        first, again, charts = measure(PAGES[name][0], args.repeats, args.cprofile)
         print(_row(f"{name} (new)", charts, first))
         print(_row(f"{name} (again)", charts, again))
 

@@ -34,15 +34,9 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from bench.browser_timing import BENCH_ARGS, INSTRUMENT, RESULT, SETTLED  # noqa: E402
+from bench.pages import PAGES  # noqa: E402
 from tests.browser.server import chromium_path, streamlit_server  # noqa: E402
 
-PAGES = {
-    "home": "/",
-    "step_by_step": "/step_by_step",
-    "scaling": "/scaling",
-    "positional_encoding": "/positional_encoding",
-    "pretrained": "/pretrained",
-}
 TARGET = {"home": 1.3}  # x floor; every other page: 2.0
 COLD_TARGET = 1.5
 PAYLOAD_LIMIT = 3_000_000
@@ -114,7 +108,7 @@ def latency(browser, servers: dict, pages: list[str], steps: int, quiet: int):
     (floor_url, floor_log), (app_url, app_log) = servers["floor"], servers["app"]
     tabs = {"floor": Tab(context, floor_url, quiet, floor_log)}
     for name in pages:
-        tabs[name] = Tab(context, app_url + PAGES[name], quiet, app_log)
+        tabs[name] = Tab(context, f"{app_url}/{PAGES[name][1]}", quiet, app_log)
     results: dict[str, list[dict]] = {name: [] for name in tabs}
     for i in range(steps):
         key = "ArrowRight" if i % 2 == 0 else "ArrowLeft"  # 4 -> 8 -> 4 heads ...
@@ -186,10 +180,10 @@ def payload(browser, app: tuple[str, Path], steps: int, quiet: int) -> None:
     """Bytes of one rerun at the issue's sizes; the step that lands on the named setting."""
     words = " ".join(f"word{i}" for i in range(64))
     cases = [
-        ("home 64 tokens x 16 heads", "/", {"text": words, "d_model": 64, "n_heads": 8}, "16"),
+        ("home 64 tokens x 16 heads", "home", {"text": words, "d_model": 64, "n_heads": 8}, "16"),
         (
             "pretrained 256 WordPiece",
-            "/pretrained",
+            "pretrained",
             {"text": _wordpiece_text(254), "tokenizer": "wordpiece"},  # + [CLS], [SEP]
             None,
         ),
@@ -197,8 +191,9 @@ def payload(browser, app: tuple[str, Path], steps: int, quiet: int) -> None:
     context = browser.new_context(viewport={"width": 1400, "height": 1000})
     print(f"\npayload of one rerun (heads slider step), limit {PAYLOAD_LIMIT / 1e6:.0f} MB")
     print(f"{'case':<28}{'steps':>6}{'max MB':>8}{'median ms':>10}{'run ms':>8}  met")
-    for name, path, query, landing in cases:
-        tab = Tab(context, app[0] + path + "?" + urllib.parse.urlencode(query), quiet, app[1])
+    for name, page, query, landing in cases:
+        url = f"{app[0]}/{PAGES[page][1]}?{urllib.parse.urlencode(query)}"
+        tab = Tab(context, url, quiet, app[1])
         rs = [tab.step("ArrowRight" if i % 2 == 0 else "ArrowLeft") for i in range(steps)]
         kept = [r for r in rs if landing is None or r["value"] == landing] or rs
         biggest = max(r["bytes"] for r in kept)

@@ -1,6 +1,12 @@
 """Figure builders: numpy in, plotly Figure out. No streamlit, no torch."""
 
-from .heatmap import DEFAULT_PALETTE, DIVERGING, PALETTES, attention_heatmap, head_grid
+from .heatmap import (
+    DEFAULT_PALETTE,
+    DIVERGING,
+    PALETTES,
+    attention_heatmap,
+    head_grid,
+)
 from .labels import escape_label, escape_labels
 
 __all__ = [

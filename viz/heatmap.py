@@ -7,6 +7,7 @@ tokens, so a repeated token ("the cat saw the dog") keeps its own row and column
 from __future__ import annotations
 
 import math
+from typing import NamedTuple
 
 import numpy as np
 import plotly.graph_objects as go
@@ -123,27 +124,26 @@ def attention_heatmap(
     return figure([trace], style(layout, height=height or side, title=title))
 
 
-def _heads(weights, q_tokens, k_tokens, titles, cols):
-    """Checked (nh, Tq, Tk) weights, key tokens, titles and the grid (rows, cols) of heads."""
-    weights = np.asarray(weights, dtype=np.float32)
-    if weights.ndim != 3:
-        raise ValueError(f"weights must be (heads, Tq, Tk), got shape {weights.shape}")
-    k_tokens = q_tokens if k_tokens is None else k_tokens
-    check_lengths(weights.shape, q_tokens, k_tokens)
-    nh, t_q, t_k = weights.shape
-    titles = titles or [f"head {h}" for h in range(nh)]
-    if len(titles) != nh:
-        raise ValueError(f"{nh} heads but {len(titles)} titles")
-    longest = max(t_q, t_k)
-    auto = 4 if longest <= 10 else 3 if longest <= 20 else 2 if longest <= 40 else 1
-    cols = cols or min(nh, auto)
-    return weights, k_tokens, titles, math.ceil(nh / cols), cols
+class _Heads(NamedTuple):
+    """What head_grid draws: checked weights (nh, Tq, Tk), labels, the grid, the colours."""
 
+    weights: np.ndarray
+    q_tokens: list
+    k_tokens: list
+    titles: list[str]
+    rows: int
+    cols: int
+    shared_scale: bool
+    colorscale: str
+    value_label: str
+    zmin: float | None
 
-def _row_height(cols: int, t_q: int, t_k: int) -> int:
-    """Pixels per row of heads: about square cells in a ~900 px wide main column, where a
-    head is ~800/cols wide."""
-    return max(int(min(800 / cols, 40 + 28 * t_q) * t_q / max(t_k, 1)) + 70, 200)
+    @property
+    def row_px(self) -> int:
+        """Pixels per row of heads: about square cells in a ~900 px wide main column, where a
+        head is ~800/cols wide."""
+        _, t_q, t_k = self.weights.shape
+        return max(int(min(800 / self.cols, 40 + 28 * t_q) * t_q / max(t_k, 1)) + 70, 200)
 
 
 def head_grid(
@@ -157,135 +157,139 @@ def head_grid(
     cols: int | None = None,
     value_label: str = "weight",
     zmin: float | None = 0.0,
+    one_trace: bool = False,
 ) -> go.Figure:
-    """All heads (nh, Tq, Tk) in one figure, one subplot each.
+    """All heads (nh, Tq, Tk) in one figure: rows x cols of heads, each titled, with the
+    tokens on its axes.
 
     shared_scale=True: one colour bar from 0 to the largest weight of any head, so heads are
     comparable; False: every head stretched to its own range (patterns in weak heads show).
-    (head_mosaic draws the same in one trace, which the browser draws several times faster.)
+    one_trace=False: one subplot (trace and axes) per head. True: the same picture as ONE
+    heatmap trace on one pair of axes, heads separated by empty cells, tokens on every row
+    of heads and under the columns of heads; the browser draws it several times faster
+    (bench/plotly_draw.py: 8 heads x 7 tokens, 16 heads x 64 tokens).
     """
-    weights, k_tokens, titles, rows, cols = _heads(weights, q_tokens, k_tokens, titles, cols)
+    weights = np.asarray(weights, dtype=np.float32)
+    if weights.ndim != 3:
+        raise ValueError(f"weights must be (heads, Tq, Tk), got shape {weights.shape}")
+    k_tokens = q_tokens if k_tokens is None else k_tokens
+    check_lengths(weights.shape, q_tokens, k_tokens)
     nh, t_q, t_k = weights.shape
+    titles = titles or [f"head {h}" for h in range(nh)]
+    if len(titles) != nh:
+        raise ValueError(f"{nh} heads but {len(titles)} titles")
+    longest = max(t_q, t_k)
+    auto = 4 if longest <= 10 else 3 if longest <= 20 else 2 if longest <= 40 else 1
+    cols = cols or min(nh, auto)
+    heads = _Heads(
+        weights, q_tokens, k_tokens, titles, math.ceil(nh / cols), cols,
+        shared_scale, colorscale, value_label, zmin,
+    )  # fmt: skip
+    return _one_trace(heads) if one_trace else _subplots(heads)
+
+
+def _subplots(hd: _Heads) -> go.Figure:
+    nh, t_q, t_k = hd.weights.shape
     layout = subplot_grid(
-        rows,
-        cols,
-        titles=escape_labels(titles),
-        horizontal_spacing=0.36 / cols if cols > 1 else 0.0,
-        vertical_spacing=min(0.25 / rows, 0.12) if rows > 1 else 0.0,
+        hd.rows,
+        hd.cols,
+        titles=escape_labels(hd.titles),
+        horizontal_spacing=0.36 / hd.cols if hd.cols > 1 else 0.0,
+        vertical_spacing=min(0.25 / hd.rows, 0.12) if hd.rows > 1 else 0.0,
     )
     customdata = _cell_positions(t_q, t_k)
-    x_axis, y_axis = token_axis(k_tokens), token_axis(q_tokens, reverse=True)
-    gmax = float(np.nanmax(weights)) if weights.size else 1.0
+    x_axis, y_axis = token_axis(hd.k_tokens), token_axis(hd.q_tokens, reverse=True)
+    gmax = float(np.nanmax(hd.weights)) if hd.weights.size else 1.0
     data = []
-    for h in range(nh):
-        zmax = gmax if shared_scale else float(np.nanmax(weights[h])) if weights[h].size else 1.0
+    for h, w in enumerate(hd.weights):
+        zmax = gmax if hd.shared_scale else float(np.nanmax(w)) if w.size else 1.0
         tr = heatmap_trace(
-            weights[h],
-            q_tokens,
-            k_tokens,
-            zmin=zmin,
+            w,
+            hd.q_tokens,
+            hd.k_tokens,
+            zmin=hd.zmin,
             zmax=zmax,
-            colorscale=colorscale,
-            value_label=value_label,
-            showscale=shared_scale and h == 0,
+            colorscale=hd.colorscale,
+            value_label=hd.value_label,
+            showscale=hd.shared_scale and h == 0,
             customdata=customdata,
         )
-        data.append({**tr, "name": escape_label(titles[h]), **cell_axes(h)})
+        data.append({**tr, "name": escape_label(hd.titles[h]), **cell_axes(h)})
         layout[axis_key(h + 1)].update(x_axis)
         layout[axis_key(h + 1, "y")].update(y_axis)
-    return figure(data, style(layout, height=60 + rows * _row_height(cols, t_q, t_k)))
+    return figure(data, style(layout, height=60 + hd.rows * hd.row_px))
 
 
-def head_mosaic(
-    weights: np.ndarray,
-    q_tokens,
-    k_tokens=None,
-    *,
-    titles: list[str] | None = None,
-    shared_scale: bool = True,
-    colorscale: str = DEFAULT_PALETTE,
-    cols: int | None = None,
-    value_label: str = "weight",
-    zmin: float | None = 0.0,
-) -> go.Figure:
-    """head_grid's picture (the same arguments, rows x cols of heads, tokens on every row and
-    under every column of heads) as ONE heatmap trace on one pair of axes.
-
-    Heads are blocks separated by empty (NaN) cells; each head's title sits above its block.
-    Plotly draws one trace with two axes several times faster than nh subplots with 2 nh
-    axes (bench/plotly_draw.py). Hover: positions, tokens and the exact weight.
-    shared_scale=False stretches every head to its own [zmin, max] (the colours of each block
-    are the head's own); the colour bar is hidden, as in head_grid, and the hover reads the
-    exact weight from customdata.
-    """
-    weights, k_tokens, titles, rows, cols = _heads(weights, q_tokens, k_tokens, titles, cols)
-    nh, t_q, t_k = weights.shape
-    row_px = _row_height(cols, t_q, t_k)
-    cell_px = max(1.0, (row_px - 70) / max(t_q, 1))
+def _one_trace(hd: _Heads) -> go.Figure:
+    """Heads as blocks of one trace. With per-head colours (not shared_scale) every block is
+    stretched to its own [zmin, max], the colour bar is hidden (as with subplots) and the hover
+    reads the exact weight from customdata."""
+    nh, t_q, t_k = hd.weights.shape
+    cell_px = max(1.0, (hd.row_px - 70) / max(t_q, 1))
     gap = max(1, math.ceil(20 / cell_px))  # empty rows above a block: room for its title
     step_x, step_y = t_k + 1, t_q + gap
-    z = np.full((rows * step_y - gap, cols * step_x - 1), np.nan, dtype=np.float32)
+    z = np.full((hd.rows * step_y - gap, hd.cols * step_x - 1), np.nan, dtype=np.float32)
     # hover data: [query, key] positions, and the exact weight when the colours are stretched
     info = np.full(z.shape + (2,), -1, dtype=np.int16)
-    if not shared_scale:
+    if not hd.shared_scale:
         info = np.full(z.shape + (3,), -1, dtype=np.float32)
     cells = _cell_positions(t_q, t_k)
-    low = 0.0 if zmin is None else zmin
-    for h in range(nh):
-        r, c = divmod(h, cols)
-        rows_h, cols_h = slice(r * step_y, r * step_y + t_q), slice(c * step_x, c * step_x + t_k)
-        w = weights[h]
-        if shared_scale:
-            z[rows_h, cols_h] = w
+    low = 0.0 if hd.zmin is None else hd.zmin
+    for h, w in enumerate(hd.weights):
+        r, c = divmod(h, hd.cols)
+        block = (slice(r * step_y, r * step_y + t_q), slice(c * step_x, c * step_x + t_k))
+        if hd.shared_scale:
+            z[block] = w
         else:
             top = float(np.nanmax(w)) if w.size else 1.0
-            z[rows_h, cols_h] = (w - low) / (top - low) if top > low else 0.0
-            info[rows_h, cols_h, 2] = w
-        info[rows_h, cols_h, :2] = cells
-    value = f"%{{z:{EXACT}}}" if shared_scale else f"%{{customdata[2]:{EXACT}}}"
+            z[block] = (w - low) / (top - low) if top > low else 0.0
+            info[block + (2,)] = w
+        info[block + (slice(0, 2),)] = cells
+    value = f"%{{z:{EXACT}}}" if hd.shared_scale else f"%{{customdata[2]:{EXACT}}}"
     who = "query %{customdata[0]}: %{y}<br>key %{customdata[1]}: %{x}"
+    gmax = float(np.nanmax(hd.weights)) if hd.weights.size else 1.0
     trace = {
         "type": "heatmap",
         "z": z,
         "customdata": info,
-        "hovertemplate": f"{who}<br>{escape_label(value_label)} = {value}<extra></extra>",
+        "hovertemplate": f"{who}<br>{escape_label(hd.value_label)} = {value}<extra></extra>",
         "hoverongaps": False,
         "xgap": 0,
         "ygap": 0,
-        "colorscale": named_colorscale(colorscale),
-        "zmin": zmin if shared_scale else 0.0,
-        "zmax": (float(np.nanmax(weights)) if weights.size else 1.0) if shared_scale else 1.0,
-        "showscale": shared_scale,
+        "colorscale": named_colorscale(hd.colorscale),
+        "zmin": hd.zmin if hd.shared_scale else 0.0,
+        "zmax": gmax if hd.shared_scale else 1.0,
+        "showscale": hd.shared_scale,
     }
-    x_ticks, y_ticks = token_axis(k_tokens), token_axis(q_tokens)
+    x_ticks, y_ticks = token_axis(hd.k_tokens), token_axis(hd.q_tokens)
     layout = {
         "xaxis": {
             **x_ticks,
-            "tickvals": [c * step_x + j for c in range(cols) for j in range(t_k)],
-            "ticktext": x_ticks["ticktext"] * cols,
+            "tickvals": [c * step_x + j for c in range(hd.cols) for j in range(t_k)],
+            "ticktext": x_ticks["ticktext"] * hd.cols,
             "range": [-0.5, z.shape[1] - 0.5],
         },
         "yaxis": {
             **y_ticks,
-            "tickvals": [r * step_y + i for r in range(rows) for i in range(t_q)],
-            "ticktext": y_ticks["ticktext"] * rows,
+            "tickvals": [r * step_y + i for r in range(hd.rows) for i in range(t_q)],
+            "ticktext": y_ticks["ticktext"] * hd.rows,
             "range": [z.shape[0] - 0.5, -0.5],
         },
         "annotations": [
             {
                 "text": escape_label(title),
-                "x": (h % cols) * step_x + (t_k - 1) / 2,
-                "y": (h // cols) * step_y - 0.5,
+                "x": (h % hd.cols) * step_x + (t_k - 1) / 2,
+                "y": (h // hd.cols) * step_y - 0.5,
                 "xref": "x",
                 "yref": "y",
                 "yanchor": "bottom",
                 "showarrow": False,
                 "font": {"size": 14},
             }
-            for h, title in enumerate(titles)
+            for h, title in enumerate(hd.titles)
         ],
     }
-    return figure([trace], style(layout, height=60 + rows * row_px))
+    return figure([trace], style(layout, height=60 + hd.rows * hd.row_px))
 
 
 def heatmap_row(

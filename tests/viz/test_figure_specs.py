@@ -42,11 +42,11 @@ def _builds():
         "head_grid per head": lambda: heatmap.head_grid(
             _softmax(rng, 3, 2, n), toks[:2], toks, shared_scale=False, colorscale="Magma"
         ),
-        "head_mosaic": lambda: heatmap.head_mosaic(
-            _softmax(rng, 5, n, n), toks, titles=MARKUP + ["a", "b"]
+        "head_grid one trace": lambda: heatmap.head_grid(
+            _softmax(rng, 5, n, n), toks, titles=MARKUP + ["a", "b"], one_trace=True
         ),
-        "head_mosaic per head": lambda: heatmap.head_mosaic(
-            _softmax(rng, 3, 2, n), toks[:2], toks, shared_scale=False
+        "head_grid one trace per head": lambda: heatmap.head_grid(
+            _softmax(rng, 3, 2, n), toks[:2], toks, shared_scale=False, one_trace=True
         ),
         "attention_heatmap": lambda: heatmap.attention_heatmap(a, toks, title=MARKUP[0], zmin=None),
         "layer_head_mosaic": lambda: grid.layer_head_mosaic(

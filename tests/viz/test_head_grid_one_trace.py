@@ -1,4 +1,4 @@
-"""head_mosaic: head_grid's picture as one heatmap trace (one pair of axes)."""
+"""head_grid(one_trace=True): the picture of the subplot grid as one heatmap trace."""
 
 from __future__ import annotations
 
@@ -9,7 +9,11 @@ import plotly.io as pio
 import pytest
 
 from viz import escape_label
-from viz.heatmap import head_grid, head_mosaic
+from viz.heatmap import head_grid
+
+
+def head_mosaic(*args, **kwargs):
+    return head_grid(*args, one_trace=True, **kwargs)
 
 
 def _weights(nh, tq, tk, seed=0):
