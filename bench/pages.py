@@ -5,9 +5,11 @@ bench/load.py (browsers and websocket clients open the path); update it when a p
 """
 
 PAGES = {
-    "home": ("views/attention.py", ""),
-    "step_by_step": ("views/step_by_step.py", "step_by_step"),
+    "attention": ("views/attention.py", ""),
+    "step": ("views/step.py", "step"),
     "scaling": ("views/scaling.py", "scaling"),
-    "positional_encoding": ("views/positional_encoding.py", "positional_encoding"),
+    "positional": ("views/positional.py", "positional"),
     "pretrained": ("views/pretrained.py", "pretrained"),
+    "encoder_decoder": ("views/encoder_decoder.py", "encoder_decoder"),
+    "reading": ("views/reading.py", "reading"),
 }

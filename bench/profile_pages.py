@@ -12,7 +12,7 @@ cached calls hit; median). Timers (not a profiler, which would slow Python code 
   other  the rest of the script run (other elements, markdown, the page's own code).
 AppTest runs the script in-process like the server, without the websocket and the browser.
 
-    python bench/profile_pages.py [--pages home step_by_step] [--cprofile 30]
+    python bench/profile_pages.py [--pages attention step] [--cprofile 30]
 """
 
 from __future__ import annotations
