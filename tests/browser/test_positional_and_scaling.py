@@ -6,6 +6,7 @@ import urllib.parse
 
 import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
+from playwright.sync_api import expect
 
 from tests.browser.conftest import plot_data, wait_for_app
 
@@ -128,7 +129,8 @@ def test_positional_page_renders_and_answers_its_controls(lab_url, page, tmp_pat
     assert page.get_by_text("this 60 × 64 table").count() == 1
     page.get_by_role("button", name="Shuffle again").click()
     wait_for_app(page)
-    assert page.get_by_label("Shuffle seed").input_value() == "1"
+    # the click's rerun may start after wait_for_app returned: wait for the new value itself
+    expect(page.get_by_label("Shuffle seed")).to_have_value("1", timeout=60_000)
     _wait_charts(page, PE_TRACES)  # the anchor (32) still fits the 60 positions: 3 profiles
     assert page.dialogs == []
     _full_screenshot(page, tmp_path / "positional.png")
