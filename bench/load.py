@@ -1,9 +1,11 @@
 """Many users on one `streamlit run`: real browsers, light websocket clients, and memory.
 
 1. Browsers: N Chromium sessions (own context, own sentence "userI reads sentence numberI",
-   own seeds) open the home page, then each clicks the sidebar seed's + button R times (a new
-   attention every time). A rerun is timed in the page's clock from the click to the charts
-   painted (bench/browser_timing.py). Every rerun checks that the session still shows its own
+   own seeds) open the home page one after another (--stagger), then each clicks the sidebar
+   seed's + button R times (a new attention every time), reading for a while before each
+   click (--think: uniform 0..2x; 0 is a closed loop that measures capacity, not a class).
+   A rerun is timed in the page's clock from the click to the charts painted
+   (bench/browser_timing.py). Every rerun checks that the session still shows its own
    sentence and seed; an exception element, a timeout or another sentence counts as an error.
    The reference is one session alone, measured in the same run. Chromium's renderers share
    the machine's CPUs with the server: on a 2-core machine much of the slowdown is theirs.
@@ -20,6 +22,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import random
 import statistics
 import sys
 import time
@@ -70,21 +73,26 @@ def summary(name: str, results: list[dict]) -> float:
 
 
 # --- 1. browsers ------------------------------------------------------------------------------
-async def browser_session(browser, url: str, i: int, reruns: int, quiet: int) -> dict:
+async def browser_session(
+    browser, url: str, i: int, reruns: int, quiet: int, think: float, stagger: float
+) -> dict:
     mine, seed = words(i), SEED_BASE * (i + 1)
+    rng = random.Random(i)
+    await asyncio.sleep(stagger * i)  # people open the page one after another, not at once
     ctx = await browser.new_context(viewport={"width": 1400, "height": 1000})
     page = await ctx.new_page()
     await page.add_init_script(INSTRUMENT)
     errors, latencies, own_only = 0, [], True
     query = urllib.parse.urlencode({"text": " ".join(mine), "seed": seed})
     try:
-        await page.goto(f"{url}/?{query}")
+        await page.goto(f"{url}/?{query}", wait_until="commit", timeout=300_000)
         await page.wait_for_function(SETTLED, arg=quiet, timeout=300_000, polling=250)
         ticks = await page.evaluate(FIRST_TICKS)
         if ticks != mine:
             print(f"  browser session {i} on opening: shows {ticks}")
             own_only = False
         for r in range(reruns):
+            await asyncio.sleep(rng.uniform(0, 2 * think))  # reading before the next click
             await page.evaluate(
                 "() => { const m = window.__bench; m.t0 = null; m.states = [];"
                 " m.lastPlot = m.plotPaint = m.finPaint = 0; }"
@@ -109,21 +117,26 @@ async def browser_session(browser, url: str, i: int, reruns: int, quiet: int) ->
     return {"latencies": latencies, "errors": errors, "own_only": own_only}
 
 
-async def browsers(url: str, ids: range, reruns: int, quiet: int) -> list[dict]:
+async def browsers(url: str, ids: range, args) -> list[dict]:
     from playwright.async_api import async_playwright
 
     async with async_playwright() as p:
         browser = await p.chromium.launch(executable_path=chromium_path(), args=BENCH_ARGS)
         results = await asyncio.gather(
-            *(browser_session(browser, url, i, reruns, quiet) for i in ids)
+            *(
+                browser_session(browser, url, i, args.reruns, args.quiet, args.think, args.stagger)
+                for i in ids
+            )
         )
         await browser.close()
     return list(results)
 
 
 # --- 2. light clients -------------------------------------------------------------------------
-async def light_session(url: str, i: int, reruns: int) -> dict:
+async def light_session(url: str, i: int, reruns: int, think: float, stagger: float) -> dict:
     mine, seed = words(i), SEED_BASE * (i + 1)
+    rng = random.Random(i)
+    await asyncio.sleep(stagger * i)
     s = Session(url)
     errors, latencies, own_only = 0, [], True
     try:
@@ -131,6 +144,7 @@ async def light_session(url: str, i: int, reruns: int) -> dict:
         text_id, seed_id = run.widget_id("shared.text"), run.widget_id("shared.seed")
         own_only &= run.charts()[0]["layout"]["xaxis"]["ticktext"] == mine
         for r in range(reruns):
+            await asyncio.sleep(rng.uniform(0, 2 * think))
             run = await s.rerun({text_id: " ".join(mine), seed_id: seed + r + 1})
             latencies.append(run.seconds)
             errors += len(run.exceptions)
@@ -144,8 +158,9 @@ async def light_session(url: str, i: int, reruns: int) -> dict:
     return {"latencies": latencies, "errors": errors, "own_only": own_only}
 
 
-async def lights(url: str, ids: range, reruns: int) -> list[dict]:
-    return list(await asyncio.gather(*(light_session(url, i, reruns) for i in ids)))
+async def lights(url: str, ids: range, args) -> list[dict]:
+    sessions = (light_session(url, i, args.reruns, args.think, args.stagger) for i in ids)
+    return list(await asyncio.gather(*sessions))
 
 
 # --- 3. memory --------------------------------------------------------------------------------
@@ -190,7 +205,13 @@ def main() -> None:
     ap.add_argument("--sentences", type=int, default=500, help="for the memory curve")
     ap.add_argument("--every", type=int, default=50)
     ap.add_argument("--quiet", type=int, default=300, help="ms without change = painted")
+    ap.add_argument("--think", type=float, default=3.0, help="mean s between a user's clicks")
+    ap.add_argument("--stagger", type=float, default=0.5, help="s between users arriving")
     args = ap.parse_args()
+    print(
+        f"each user clicks {args.reruns} times, waiting 0..{2 * args.think:g} s (mean"
+        f" {args.think:g} s) before each click; users arrive {args.stagger:g} s apart"
+    )
     with streamlit_server("app.py", timeout=180) as (url, proc):
         rss0 = rss_mb(proc.pid)
         print(f"server RSS at start {rss0:.0f} MB")
@@ -201,23 +222,18 @@ def main() -> None:
                 " share this machine's CPUs with the server."
             )
             print(head)
-            alone = summary("1 browser", asyncio.run(browsers(url, range(1), args.reruns, 300)))
+            alone = summary("1 browser", asyncio.run(browsers(url, range(1), args)))
             ids = range(1, args.browsers + 1)
-            many = summary(
-                f"{args.browsers} browsers",
-                asyncio.run(browsers(url, ids, args.reruns, args.quiet)),
-            )
+            many = summary(f"{args.browsers} browsers", asyncio.run(browsers(url, ids, args)))
             print(f"p95 ratio {args.browsers} / 1: {many / alone:.2f} (target <= 3)")
             print(f"server RSS {rss_mb(proc.pid):.0f} MB")
         if args.light:
             print("\n2. light websocket sessions (no browser): the server alone")
             print(head)
             first = 100 + args.browsers
-            alone = summary(
-                "1 light", asyncio.run(lights(url, range(first, first + 1), args.reruns))
-            )
+            alone = summary("1 light", asyncio.run(lights(url, range(first, first + 1), args)))
             ids = range(first + 1, first + 1 + args.light)
-            many = summary(f"{args.light} light", asyncio.run(lights(url, ids, args.reruns)))
+            many = summary(f"{args.light} light", asyncio.run(lights(url, ids, args)))
             print(f"p95 ratio {args.light} / 1: {many / alone:.2f}")
             print(f"server RSS {rss_mb(proc.pid):.0f} MB")
         if args.sentences:

@@ -67,6 +67,7 @@ class Tab:
         self.page.on("websocket", lambda ws: ws.on("framereceived", self._frame))
         self.page.goto(url)
         self.settle(timeout=180_000)
+        self.load_bytes = self.bytes  # the page's first run: every element sent
 
     def _frame(self, payload) -> None:
         self.bytes += len(payload)
@@ -195,7 +196,9 @@ def payload(browser, app: tuple[str, Path], steps: int, quiet: int) -> None:
     ]
     context = browser.new_context(viewport={"width": 1400, "height": 1000})
     print(f"\npayload of one rerun (heads slider step), limit {PAYLOAD_LIMIT / 1e6:.0f} MB")
-    print(f"{'case':<28}{'steps':>6}{'max MB':>8}{'median ms':>10}{'run ms':>8}  met")
+    print("(a rerun sends only what changed: Streamlit's browser keeps the big messages it has")
+    print(" seen and the server sends a reference; 'load MB' is the page's first run, all of it)")
+    print(f"{'case':<28}{'load MB':>8}{'steps':>6}{'max MB':>8}{'median ms':>10}{'run ms':>8}  met")
     for name, page, query, landing in cases:
         url = f"{app[0]}/{PAGES[page][1]}?{urllib.parse.urlencode(query)}"
         tab = Tab(context, url, quiet, app[1])
@@ -204,8 +207,11 @@ def payload(browser, app: tuple[str, Path], steps: int, quiet: int) -> None:
         biggest = max(r["bytes"] for r in kept)
         med = statistics.median(r["total"] for r in kept)
         run = statistics.median(r["server"] for r in kept)
-        met = "yes" if biggest <= PAYLOAD_LIMIT else "NO"
-        print(f"{name:<28}{len(kept):>6}{biggest / 1e6:>8.2f}{med:>10.0f}{run:>8.0f}  {met}")
+        met = "yes" if max(biggest, tab.load_bytes) <= PAYLOAD_LIMIT else "NO"
+        print(
+            f"{name:<28}{tab.load_bytes / 1e6:>8.2f}{len(kept):>6}{biggest / 1e6:>8.2f}"
+            f"{med:>10.0f}{run:>8.0f}  {met}"
+        )
     context.close()
 
 
