@@ -1,0 +1,260 @@
+"""The Positional encoding page's sections: one function per part, each drawing from its
+arguments and the page's own controls (session state keys "positional.*")."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from mha_core.permutation import permutation_matrix, shuffle_permutation
+from mha_core.positional import PositionalTable
+from ui import widgets
+from ui.compute import positional as compute
+from ui.i18n import t
+from ui.page import keep_valid
+from ui.state import MAX_SEED, Settings
+from viz import positional as pviz
+
+MAX_DIMS = 7
+SAME_TOL = 1e-5  # float32 rounding of one attention layer stays far below this
+
+ss = st.session_state
+
+
+def default_dims(d_model: int) -> list[int]:
+    """A few fast (low) and slow (high) dimensions."""
+    return sorted({0, 1, 6, d_model // 4, d_model // 2, d_model - 1} & set(range(d_model)))
+
+
+def _reshuffle() -> None:
+    ss["positional.shuffle_seed"] = (int(ss["positional.shuffle_seed"]) + 1) % (MAX_SEED + 1)
+
+
+def curves(table: PositionalTable, n_pos: int, d_model: int) -> None:
+    """How each dimension oscillates with position, fast to slow."""
+    wl = table.wavelengths
+    st.subheader(t("positional.curves"))
+
+    def dim_label(d: int) -> str:
+        return t("positional.dim_option", d=d, fn="sin" if d % 2 == 0 else "cos", wl=wl[d // 2])
+
+    kept = [d for d in ss.get("positional.dims", []) if isinstance(d, int) and 0 <= d < d_model]
+    if "positional.dims" not in ss or (ss["positional.dims"] and not kept):
+        kept = default_dims(d_model)
+    ss["positional.dims"] = kept
+    dims = st.multiselect(
+        t("positional.dims"),
+        list(range(d_model)),
+        key="positional.dims",
+        format_func=dim_label,
+        max_selections=MAX_DIMS,
+        help=t("positional.dims_help", n=MAX_DIMS),
+    )
+    if dims:
+        fig = pviz.encoding_curves(
+            table.pe,
+            dims,
+            names=[dim_label(d) for d in dims],
+            x_title=t("positional.position"),
+            y_title=t("positional.value"),
+        )
+        widgets.plot(fig, key="positional.curves_fig")
+        fast, slow = min(dims), max(dims)
+        st.caption(
+            t(
+                "positional.curves_caption",
+                fast=fast,
+                wl_fast=wl[fast // 2],
+                slow=slow,
+                wl_slow=wl[slow // 2],
+            )
+        )
+    else:
+        st.info(t("positional.no_dims"))
+
+
+def table(table: PositionalTable, n_pos: int, d_model: int) -> None:
+    """The position x dimension table."""
+    st.subheader(t("positional.heatmap"))
+    st.caption(t("positional.heatmap_caption"))
+    fig = pviz.encoding_heatmap(
+        table.pe,
+        x_title=t("positional.dimension"),
+        y_title=t("positional.position"),
+        value_label="PE",
+    )
+    widgets.plot(fig, key="positional.heatmap_fig")
+
+
+def wavelengths(table: PositionalTable, n_pos: int, d_model: int) -> None:
+    """The wavelength of each sine/cosine pair, in positions."""
+    wl = table.wavelengths
+    st.subheader(t("positional.wavelengths"))
+    st.latex(r"\lambda_i = \frac{2\pi}{\omega_i} = 2\pi \cdot 10000^{2i/d_{model}}")
+    fig = pviz.wavelength_chart(
+        wl,
+        n_positions=n_pos,
+        name=t("positional.wavelength"),
+        x_title=t("positional.pair"),
+        y_title=t("positional.wavelength_axis"),
+        positions_label=t("positional.positions_shown"),
+    )
+    widgets.plot(fig, key="positional.wavelength_fig")
+    n_long = int((wl > n_pos).sum())
+    st.caption(
+        t(
+            "positional.wavelength_caption",
+            shortest=wl[0],
+            longest=wl[-1],
+            last=len(wl) - 1,
+            n_long=n_long,
+            n_pairs=len(wl),
+            n=n_pos,
+        )
+    )
+
+
+def similarity(table: PositionalTable, n_pos: int, d_model: int) -> None:
+    """PE(p) . PE(q) depends on the offset p - q only."""
+    st.subheader(t("positional.similarity"))
+    st.markdown(t("positional.similarity_intro"))
+    st.latex(
+        r"PE(p)\cdot PE(q) = \sum_{i} \big[\sin(p\,\omega_i)\sin(q\,\omega_i) + "
+        r"\cos(p\,\omega_i)\cos(q\,\omega_i)\big] = \sum_{i} \cos\big((p-q)\,\omega_i\big)"
+    )
+    fig = pviz.similarity_heatmap(
+        table.similarity,
+        x_title=t("positional.position_q"),
+        y_title=t("positional.position_p"),
+        value_label="PE(p)·PE(q)",
+    )
+    widgets.plot(fig, key="positional.similarity_fig")
+    # the slider's range follows n_pos, which makes Streamlit create it anew; keep the position
+    # the user chose (clamped to the table) in a plain session key across that
+    anchor = st.slider(
+        t("positional.anchor"),
+        0,
+        n_pos - 1,
+        value=min(ss.get("positional._anchor", n_pos // 2), n_pos - 1),
+        key="positional.anchor",
+        help=t("positional.anchor_help"),
+    )
+    ss["positional._anchor"] = anchor
+    anchors = sorted({0, int(anchor)})
+    closed = compute.offset_similarity(n_pos, d_model)
+    fig = pviz.offset_profiles(
+        [table.offset_profile(a) for a in anchors],
+        names=[t("positional.profile", p=a) for a in anchors],
+        closed_form=closed,
+        closed_name=t("positional.closed_form"),
+        x_title=t("positional.offset"),
+        y_title="PE(p)·PE(p+k)",
+    )
+    widgets.plot(fig, key="positional.offset_fig")
+    st.markdown(
+        t(
+            "positional.similarity_check",
+            spread=table.offset_spread,
+            dev=table.offset_max_dev,
+            peak=table.similarity[0, 0],
+            d=d_model,
+        )
+    )
+
+
+def layouts(table: PositionalTable, n_pos: int, d_model: int) -> None:
+    """Interleaved and concatenated layouts: the same numbers, columns permuted."""
+    st.subheader(t("positional.layouts"))
+    st.markdown(t("positional.layouts_intro"))
+    fig = pviz.layout_comparison(
+        table.pe,
+        table.concatenated,
+        titles=(t("positional.interleaved"), t("positional.concatenated")),
+        x_title=t("positional.dimension"),
+        y_title=t("positional.position"),
+    )
+    widgets.plot(fig, key="positional.layouts_fig")
+    shown = table.layout_perm[: min(d_model, 12)].tolist()
+    more = "…" if d_model > 12 else ""
+    st.markdown(
+        t(
+            "positional.layouts_perm",
+            perm=", ".join(map(str, shown)) + more,
+            diff=table.layout_max_diff,
+            d=d_model,
+        )
+    )
+
+
+def sentence(settings: Settings) -> None:
+    """On the sidebar sentence: shuffling only permutes the attention without PE, not with it."""
+    st.subheader(t("positional.shuffle"))
+    st.markdown(t("positional.shuffle_intro"))
+    tokens = widgets.sentence_tokens(settings)
+    if len(tokens) < 2:
+        st.info(t("positional.shuffle_need_two"))
+        st.stop()
+    if settings.mask == "causal":
+        st.caption(t("positional.shuffle_causal"))
+
+    keep_valid("positional.head", list(range(settings.n_heads)), fallback=0)
+    c1, c2, c3 = st.columns([2, 1, 2], vertical_alignment="bottom")
+    c1.number_input(
+        t("positional.shuffle_seed"),
+        min_value=0,
+        max_value=MAX_SEED,
+        step=1,
+        key="positional.shuffle_seed",
+    )
+    c2.button(t("positional.reshuffle"), key="positional.reshuffle", on_click=_reshuffle)
+    head = c3.selectbox(
+        t("positional.head"),
+        list(range(settings.n_heads)),
+        key="positional.head",
+        format_func=lambda h: t("positional.head_option", h=h),
+    )
+
+    perm = shuffle_permutation(len(tokens), int(ss["positional.shuffle_seed"]))
+    shuffled = [tokens[i] for i in perm]
+    st.markdown(t("positional.perm", perm=", ".join(map(str, perm.tolist()))))
+    st.code(
+        "\n".join(
+            t("positional.perm_row", i=i, j=int(j), tok=tok)
+            for i, (j, tok) in enumerate(zip(perm, shuffled))
+        ),
+        language=None,
+    )
+    fig = pviz.permutation_figure(
+        permutation_matrix(perm),
+        tokens,
+        shuffled,
+        x_title=t("positional.original_position"),
+        y_title=t("positional.shuffled_position"),
+    )
+    widgets.plot(fig, key="positional.perm_fig")
+
+    titles = (t("positional.panel_a"), t("positional.panel_shuffled"), t("positional.panel_pap"))
+    for positional in (False, True):
+        config = settings.config(positional=positional, mask="none")
+        result = compute.shuffle_attention(tuple(tokens), config, tuple(int(i) for i in perm))
+        st.markdown("#### " + t("positional.with_pe" if positional else "positional.without_pe"))
+        fig = pviz.shuffle_panels(
+            result.weights[head],
+            result.shuffled_weights[head],
+            result.predicted[head],
+            tokens,
+            result.shuffled_tokens,
+            titles=titles,
+            value_label=t("positional.weight"),
+            x_title=t("positional.key"),
+            y_title=t("positional.query"),
+        )
+        widgets.plot(fig, key=f"positional.shuffle_fig_{int(positional)}")
+        same = result.max_abs_diff < SAME_TOL
+        st.markdown(
+            t(
+                "positional.verdict_same" if same else "positional.verdict_changed",
+                diff=result.max_abs_diff,
+                heads=settings.n_heads,
+                tol=SAME_TOL,
+            )
+        )

@@ -1,0 +1,231 @@
+"""The Scaling lab's sections: one function per part, each drawing from its arguments and the
+page's own controls (session state keys "scaling.*")."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from mha_core.scaling import D_K_GRID, equivalent_temperature, temperature_grid
+from ui import widgets
+from ui.compute import scaling as compute
+from ui.i18n import t
+from ui.page import keep_valid
+from ui.state import Settings
+from viz import attention_heatmap
+from viz import scaling as sviz
+
+TEMPERATURES = temperature_grid()  # 0.25 ... 128, sqrt(2) apart
+ss = st.session_state
+
+
+def spread(settings: Settings, dist: str, n_samples: int, seed: int) -> None:
+    """1. std(q.k) grows as sqrt(d_k) and is ~1 after scaling, measured by sampling."""
+    st.subheader(t("scaling.std_title"))
+    stats = compute.dot_product_stats(n_samples, seed, dist)
+    fig = sviz.std_figure(
+        stats.d_k,
+        stats.std,
+        stats.theory,
+        stats.scaled_std,
+        stats.scaled_theory,
+        names=(
+            t("scaling.std_measured"),
+            t("scaling.std_theory"),
+            t("scaling.std_scaled"),
+            t("scaling.std_scaled_theory"),
+        ),
+        x_title="d_k",
+        y_title=t("scaling.std_axis"),
+    )
+    widgets.plot(fig, key="scaling.std_fig")
+    errors = stats.relative_error()
+    worst = int(errors.argmax())
+    st.markdown(
+        t(
+            "scaling.std_result",
+            d_k=int(stats.d_k[-1]),
+            std=stats.std[-1],
+            theory=stats.theory[-1],
+            err=100 * errors[-1],
+            scaled=stats.scaled_std[-1],
+            worst=100 * errors[worst],
+            worst_d_k=int(stats.d_k[worst]),
+            lo=stats.scaled_std.min(),
+            hi=stats.scaled_std.max(),
+            n=n_samples,
+        )
+    )
+
+    st.select_slider(t("scaling.hist_d_k"), D_K_GRID, key="scaling.hist_d_k")
+    sample = stats.at(int(ss["scaling.hist_d_k"]))
+    fig = sviz.histogram_figure(
+        sample.unscaled,
+        sample.scaled,
+        names=(t("scaling.hist_unscaled"), t("scaling.hist_scaled")),
+        x_title=t("scaling.score"),
+        y_title=t("scaling.density"),
+    )
+    widgets.plot(fig, key="scaling.hist_fig")
+    (lo, hi), (slo, shi) = sample.unscaled_range, sample.scaled_range
+    gap, odds, sgap, sodds = sample.one_std_odds
+    st.caption(
+        t(
+            "scaling.hist_caption",
+            d_k=sample.d_k,
+            lo=lo,
+            hi=hi,
+            slo=slo,
+            shi=shi,
+            gap=gap,
+            odds=odds,
+            sgap=sgap,
+            sodds=sodds,
+        )
+    )
+
+
+def saturation(dist: str, n_samples: int, seed: int) -> None:
+    """2. The unscaled softmax saturates as d_k grows: max weight, entropy, Jacobian norm."""
+    st.subheader(t("scaling.sat_title"))
+    st.markdown(t("scaling.sat_intro"))
+    st.latex(
+        r"\frac{\partial\, \mathrm{softmax}(z)_i}{\partial z_j} = p_i(\delta_{ij} - p_j), \qquad "
+        r"\lVert J \rVert_F = \sqrt{\textstyle\sum_{i,j} J_{ij}^2}"
+    )
+    st.slider(t("scaling.n_keys"), 2, 64, key="scaling.n_keys", help=t("scaling.n_keys_help"))
+    n_keys = int(ss["scaling.n_keys"])
+    curves = compute.saturation_curves(n_keys, n_samples, seed, dist)
+    uniform = curves.uniform
+    fig = sviz.saturation_figure(
+        curves.d_k,
+        curves.max_weight,
+        curves.entropy,
+        curves.jacobian,
+        (uniform.max_weight, uniform.entropy, uniform.jacobian),
+        titles=(t("scaling.max_weight"), t("scaling.entropy"), t("scaling.jacobian")),
+        names=(t("scaling.unscaled"), t("scaling.scaled"), t("scaling.uniform", t=n_keys)),
+    )
+    widgets.plot(fig, key="scaling.sat_fig")
+    st.markdown(
+        t(
+            "scaling.sat_result",
+            t=n_keys,
+            rows=curves.n_rows,
+            d_lo=int(curves.d_k[0]),
+            d_hi=int(curves.d_k[-1]),
+            mw_u=curves.max_weight[0, -1],
+            mw_s=curves.max_weight[1, -1],
+            en_u=curves.entropy[0, -1],
+            en_s=curves.entropy[1, -1],
+            j_u=curves.jacobian[0, -1],
+            j_s=curves.jacobian[1, -1],
+            j_0=curves.jacobian[0, 0],
+            ratio=curves.jacobian[1, -1] / curves.jacobian[0, -1],
+            u_mw=uniform.max_weight,
+            u_en=uniform.entropy,
+        )
+    )
+
+
+def sentence(settings: Settings) -> None:
+    """3. The sidebar sentence scaled and unscaled, and 1/sqrt(d_k) as a temperature."""
+    st.subheader(t("scaling.sentence_title"))
+    tokens = widgets.sentence_tokens(settings)
+    d_k = settings.d_k
+    if settings.scoring != "dot":
+        st.info(t("scaling.additive_note"))
+    keep_valid("scaling.head", list(range(settings.n_heads)), fallback=0)
+
+    c1, c2, c3 = st.columns([1, 1, 2], vertical_alignment="bottom")
+    head = c1.selectbox(
+        t("scaling.head"),
+        list(range(settings.n_heads)),
+        key="scaling.head",
+        format_func=lambda h: t("scaling.head_option", h=h),
+    )
+    use_sqrt = c2.toggle(t("scaling.tau_sqrt", d_k=d_k), key="scaling.tau_sqrt")
+    c3.select_slider(
+        t("scaling.tau"),
+        TEMPERATURES,
+        key="scaling.tau",
+        format_func=lambda v: f"{v:g}",
+        disabled=use_sqrt,
+    )
+    tau = equivalent_temperature(d_k) if use_sqrt else float(ss["scaling.tau"])
+    result = compute.sentence_scaling(tuple(tokens), settings.config(), tau)
+
+    st.markdown(t("scaling.pair_intro", d_k=d_k, sqrt=equivalent_temperature(d_k)))
+    fig = sviz.heatmap_pair(
+        result.scaled[head],
+        result.unscaled[head],
+        tokens,
+        titles=(t("scaling.pair_scaled"), t("scaling.pair_unscaled")),
+        value_label=t("scaling.weight"),
+        x_title=t("scaling.key"),
+        y_title=t("scaling.query"),
+    )
+    widgets.plot(fig, key="scaling.pair_fig")
+    s_u, s_s, s_t = result.stats["unscaled"], result.stats["scaled"], result.stats["tempered"]
+    st.markdown(
+        t(
+            "scaling.pair_result",
+            std=result.score_std,
+            sstd=result.scaled_score_std,
+            mw_u=s_u.max_weight,
+            mw_s=s_s.max_weight,
+            en_u=s_u.entropy,
+            en_s=s_s.entropy,
+            j_u=s_u.jacobian,
+            j_s=s_s.jacobian,
+            rows=s_u.n_rows,
+        )
+    )
+
+    st.markdown("#### " + t("scaling.temp_title"))
+    st.latex(
+        r"\mathrm{softmax}\!\left(\frac{QK^\top}{\tau}\right), \qquad "
+        r"\tau = \sqrt{d_k} \;\Leftrightarrow\; "
+        r"\mathrm{softmax}\!\left(\frac{QK^\top}{\sqrt{d_k}}\right)"
+    )
+    fig = attention_heatmap(
+        result.tempered[head],
+        tokens,
+        title=t("scaling.temp_heatmap", tau=tau),
+        zmax=1.0,
+        value_label=t("scaling.weight"),
+        x_title=t("scaling.key"),
+        y_title=t("scaling.query"),
+    )
+    widgets.plot(fig, key="scaling.temp_fig")
+    st.markdown(
+        t(
+            "scaling.temp_result",
+            tau=tau,
+            sqrt=equivalent_temperature(d_k),
+            d_k=d_k,
+            diff=result.tempered_vs_scaled,
+            mw=s_t.max_weight,
+            en=s_t.entropy,
+        )
+    )
+    marks = [
+        (1.0, s_u.entropy, s_u.max_weight, t("scaling.mark_unscaled")),
+        (
+            equivalent_temperature(d_k),
+            s_s.entropy,
+            s_s.max_weight,
+            t("scaling.mark_scaled", d_k=d_k),
+        ),
+        (tau, s_t.entropy, s_t.max_weight, t("scaling.mark_current", tau=tau)),
+    ]
+    fig = sviz.temperature_figure(
+        result.sweep.temperatures,
+        result.sweep.entropy,
+        result.sweep.max_weight,
+        marks,
+        titles=(t("scaling.entropy"), t("scaling.max_weight")),
+        curve_name=t("scaling.temp_curve"),
+        x_title=t("scaling.tau_axis"),
+    )
+    widgets.plot(fig, key="scaling.temp_curve_fig")
+    st.caption(t("scaling.temp_caption"))
