@@ -2,10 +2,12 @@
 
 INSTRUMENT (an init script) records the user's input (keydown or pointerdown), every change of
 the app's `[data-test-script-state]`, the last DOM change inside any `.js-plotly-plot`, and the
-frames painted after those (two requestAnimationFrame later). SETTLED(quiet) is true once the
-script has finished and nothing has changed for `quiet` ms; RESULT then gives the time from
-the input to the later of the two paints (the quiet wait is not counted) and the time from
-`running` to `notRunning` as the browser saw it.
+frames painted after those (two requestAnimationFrame later). SETTLED([quiet, charts]) is true
+once the script has finished, at least `charts` charts are drawn (a chart's code loads lazily:
+a page can be quiet before its first chart exists) and nothing has changed for `quiet` ms;
+RESULT then gives the time from the input to the later of the two paints (the quiet wait is not
+counted) and the time from `running` to `notRunning` as the browser saw it. DRAWN counts the
+drawn charts.
 """
 
 BENCH_ARGS = [  # the brief's Chromium: software rendering, nothing in the background
@@ -58,10 +60,11 @@ INSTRUMENT = """
 """
 
 SETTLED = """
-(quiet) => {
+([quiet, charts]) => {
   const m = window.__bench, app = document.querySelector('[data-test-script-state]');
   if (!app || app.getAttribute('data-test-script-state') !== 'notRunning') return false;
-  if (!document.querySelector('.js-plotly-plot .main-svg')) return false;
+  const drawn = [...document.querySelectorAll('.js-plotly-plot')].filter((g) => g._fullLayout);
+  if (drawn.length < Math.max(1, charts)) return false;
   const after = m.states.filter((s) => m.t0 === null || s[1] > m.t0);
   if (m.t0 !== null && !after.some((s) => s[0] === 'notRunning')) return false;
   const lastState = Math.max(0, ...after.map((s) => s[1]));
@@ -81,3 +84,7 @@ RESULT = """
           charts: document.querySelectorAll('.js-plotly-plot').length};
 }
 """
+
+DRAWN = (
+    "() => [...document.querySelectorAll('.js-plotly-plot')].filter((g) => g._fullLayout).length"
+)

@@ -37,6 +37,7 @@ from bench.pages import PAGES  # noqa: E402
 from bench.st_client import Session  # noqa: E402
 from tests.browser.server import chromium_path, streamlit_server  # noqa: E402
 
+CHARTS = 3  # the home page's charts: heads, their mean, head similarity
 PLUS = '.st-key-shared-seed button[data-testid="stNumberInputStepUp"]'
 SEED_BASE = 1000  # session i starts at seed SEED_BASE * (i + 1): nobody shares a model
 PATHS = [path for _view, path in PAGES.values()]
@@ -86,7 +87,7 @@ async def browser_session(
     query = urllib.parse.urlencode({"text": " ".join(mine), "seed": seed})
     try:
         await page.goto(f"{url}/?{query}", wait_until="commit", timeout=300_000)
-        await page.wait_for_function(SETTLED, arg=quiet, timeout=300_000, polling=250)
+        await page.wait_for_function(SETTLED, arg=[quiet, CHARTS], timeout=300_000, polling=250)
         ticks = await page.evaluate(FIRST_TICKS)
         if ticks != mine:
             print(f"  browser session {i} on opening: shows {ticks}")
@@ -98,7 +99,7 @@ async def browser_session(
                 " m.lastPlot = m.plotPaint = m.finPaint = 0; }"
             )
             await page.locator(PLUS).click()
-            await page.wait_for_function(SETTLED, arg=quiet, timeout=300_000, polling=250)
+            await page.wait_for_function(SETTLED, arg=[quiet, CHARTS], timeout=300_000, polling=250)
             latencies.append((await page.evaluate(RESULT))["total"] / 1e3)
             shown_seed = urllib.parse.parse_qs(urllib.parse.urlparse(page.url).query)["seed"]
             ticks = await page.evaluate(FIRST_TICKS)

@@ -33,7 +33,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from bench.browser_timing import BENCH_ARGS, INSTRUMENT, RESULT, SETTLED  # noqa: E402
+from bench.browser_timing import BENCH_ARGS, DRAWN, INSTRUMENT, RESULT, SETTLED  # noqa: E402
 from bench.pages import PAGES  # noqa: E402
 from tests.browser.server import chromium_path, streamlit_server  # noqa: E402
 
@@ -65,15 +65,18 @@ class Tab:
         self.page = context.new_page()
         self.page.add_init_script(INSTRUMENT)
         self.page.on("websocket", lambda ws: ws.on("framereceived", self._frame))
+        self.charts = 1
         self.page.goto(url)
-        self.settle(timeout=180_000)
+        self.settle(timeout=180_000, quiet=max(quiet, 2000))  # every chart's first draw
+        self.charts = self.page.evaluate(DRAWN)  # from now on, wait for all of them
         self.load_bytes = self.bytes  # the page's first run: every element sent
 
     def _frame(self, payload) -> None:
         self.bytes += len(payload)
 
-    def settle(self, timeout: float = 120_000) -> None:
-        self.page.wait_for_function(SETTLED, arg=self.quiet, timeout=timeout, polling=50)
+    def settle(self, timeout: float = 120_000, quiet: int | None = None) -> None:
+        arg = [quiet or self.quiet, self.charts]
+        self.page.wait_for_function(SETTLED, arg=arg, timeout=timeout, polling=50)
 
     def step(self, key: str) -> dict:
         """Press `key` on the heads slider; the time to redrawn charts, the script, the bytes."""
