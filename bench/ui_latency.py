@@ -47,16 +47,13 @@ THUMB = '.st-key-shared-n_heads input[type="range"]'  # the slider's thumb
 
 
 SERVER_ENV: dict[str, str] = {}  # Streamlit options for both servers (--no-post-script-gc)
+APP_ENV: dict[str, str] = {}  # the app's server only (--what-if)
 
 
 def timed_server(script: str, runlog: Path, **kw):
     """`streamlit run script`, each script run timed into `runlog` (bench/timed_streamlit.py)."""
-    return streamlit_server(
-        script,
-        streamlit=("bench/timed_streamlit.py",),
-        env={"SCRIPT_RUN_LOG": str(runlog), **SERVER_ENV},
-        **kw,
-    )
+    env = {"SCRIPT_RUN_LOG": str(runlog), **SERVER_ENV, **(APP_ENV if script == "app.py" else {})}
+    return streamlit_server(script, streamlit=("bench/timed_streamlit.py",), env=env, **kw)
 
 
 class Tab:
@@ -256,13 +253,23 @@ def main() -> None:
         help="both servers with runner.postScriptGC off (Streamlit's full gc.collect after "
         "every script run; in this app it takes 0.2-0.4 s with the model loaded)",
     )
+    ap.add_argument(
+        "--what-if",
+        default="",
+        help="changes tried in the app's server only: one_trace,no_automargin "
+        "(bench/timed_streamlit.py)",
+    )
     args = ap.parse_args()
     if args.no_post_script_gc:
         SERVER_ENV["STREAMLIT_RUNNER_POST_SCRIPT_GC"] = "false"
+    if args.what_if:
+        APP_ENV["BENCH_WHAT_IF"] = args.what_if
     from playwright.sync_api import sync_playwright
 
     print("Chromium (headless, software rendering) and both servers share this machine's CPUs")
     print(f"Streamlit options of both servers: {SERVER_ENV or 'defaults'}")
+    if APP_ENV:
+        print(f"tried in the app's server only: {APP_ENV['BENCH_WHAT_IF']}")
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=chromium_path(), args=BENCH_ARGS)
         if "latency" not in args.skip or "payload" not in args.skip:
