@@ -151,7 +151,7 @@ def measure(page: str, repeats: int, profile_top: int) -> tuple[dict, dict, int]
 def _row(name: str, charts: int, r: dict) -> str:
     other = r["run"] - sum(r[b] for b in BUCKETS)
     cells = "".join(f"{1e3 * r[b]:>8.0f}" for b in BUCKETS)
-    return f"{name:<22}{charts:>7}{1e3 * r['run']:>8.0f}{cells}{1e3 * other:>8.0f}"
+    return f"{name:<28}{charts:>7}{1e3 * r['run']:>8.0f}{cells}{1e3 * other:>8.0f}"
 
 
 def main() -> None:
@@ -162,7 +162,7 @@ def main() -> None:
     args = ap.parse_args()
     instrument()
     print("script run of each page, ms: heads 4 -> 8 (new), then 8 <-> 4 again (cached, median)")
-    print(f"{'page':<22}{'charts':>7}{'run':>8}" + "".join(f"{b:>8}" for b in BUCKETS) + "   other")
+    print(f"{'page':<28}{'charts':>7}{'run':>8}" + "".join(f"{b:>8}" for b in BUCKETS) + "   other")
     for name in args.pages:
         first, again, charts = measure(PAGES[name][0], args.repeats, args.cprofile)
         print(_row(f"{name} (new)", charts, first))

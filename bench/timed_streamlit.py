@@ -3,6 +3,11 @@
 Each finished script run appends "<unix time> <seconds>" to the file named by the environment
 variable SCRIPT_RUN_LOG, so that bench/ui_latency.py can say how much of a slider step the
 server's script run took, without touching the app.
+
+BENCH_WHAT_IF (comma-separated) tries a change before it is made, in this server only:
+  one_trace      viz.head_grid draws its heads as one trace (head_grid(one_trace=True))
+  no_automargin  token axes without automargin (long tokens may be clipped: a real change
+                 would size the margins itself)
 """
 
 import os
@@ -13,6 +18,7 @@ from streamlit.runtime.scriptrunner import script_runner
 from streamlit.web import cli
 
 LOG = os.environ["SCRIPT_RUN_LOG"]
+WHAT_IF = {w for w in os.environ.get("BENCH_WHAT_IF", "").split(",") if w}
 _run_script = script_runner.ScriptRunner._run_script
 
 
@@ -25,7 +31,32 @@ def _timed_run_script(self, rerun_data):
             fh.write(f"{time.time():.6f} {time.perf_counter() - t0:.6f}\n")
 
 
+def _what_if() -> None:
+    sys.path.insert(0, os.getcwd())
+    import viz
+    from viz import axes, heatmap, matrix
+
+    if "one_trace" in WHAT_IF:
+        grid = heatmap.head_grid
+
+        def head_grid(*args, **kwargs):
+            kwargs.setdefault("one_trace", True)
+            return grid(*args, **kwargs)
+
+        viz.head_grid = heatmap.head_grid = head_grid
+    if "no_automargin" in WHAT_IF:
+        axis = axes.token_axis
+
+        def token_axis(*args, **kwargs):
+            return {**axis(*args, **kwargs), "automargin": False}
+
+        for module in (axes, heatmap, matrix):
+            module.token_axis = token_axis
+
+
 script_runner.ScriptRunner._run_script = _timed_run_script
+if WHAT_IF:
+    _what_if()
 
 if __name__ == "__main__":
     sys.exit(cli.main())
