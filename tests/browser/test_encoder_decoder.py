@@ -79,10 +79,15 @@ def test_markup_in_both_sentences_stays_literal(app_url, page):
     target.press("Enter")
     wait_for_app(page)
     src = ["&lt;", "b", "&gt;", "x", "&lt;", "/", "b", "&gt;"]
+    # the cross-attention figure is updated in place: wait until it holds the new target AND
+    # source, and all its heads (a snapshot taken mid-update once saw 1 of its 4 heatmaps)
     page.wait_for_function(
-        "(first) => [...document.querySelectorAll('.js-plotly-plot')].some(g => g._fullLayout"
-        " && g._fullLayout.yaxis && (g._fullLayout.yaxis.ticktext || [])[1] === first)",
-        arg="a",  # the target's second token: "<", "a", "href", ...
+        "([first, src1, n]) => [...document.querySelectorAll('.js-plotly-plot')].some(g =>"
+        " g._fullLayout && g._fullLayout.yaxis && g._fullLayout.xaxis"
+        " && (g._fullLayout.yaxis.ticktext || [])[1] === first"
+        " && (g._fullLayout.xaxis.ticktext || [])[1] === src1"
+        " && g._fullData.filter(d => d.type === 'heatmap').length === n)",
+        arg=["a", src[1], 4],  # second tokens: target "<", "a", "href"...; source "<", "b"...
         timeout=60_000,
     )
     _wait_figures(page, N_FIGS)
