@@ -17,40 +17,27 @@ TITLE_EN = "Train a tiny Transformer and watch its heads learn"
 HOSTILE = '<b>x</b> <a href="https://example.com">y</a> <img src=x onerror=alert(1)>'
 
 
-def _progress(pg) -> int:
-    """The progress bar's value in percent (-1 while there is none)."""
-    return pg.evaluate(
-        """() => { const b = document.querySelector('[data-testid=stProgress] [role=progressbar]');
-            return b ? Number(b.getAttribute('aria-valuenow')) : -1; }"""
-    )
-
-
 def _progress_text(pg) -> str:
     return pg.locator("[data-testid=stProgress]").inner_text()
 
 
-def _curve_points(pg) -> int:
-    """Points of the live loss curve (the only chart while training; -1 while remounting)."""
-    return pg.evaluate(
-        """() => { const g = document.querySelector('.js-plotly-plot');
-            return g && g._fullData && g._fullData[0] ? g._fullData[0].x.length : -1; }"""
-    )
-
-
 def _wait_more(pg, what: str, than: int, timeout: float = 60_000) -> int:
-    fn = {"progress": _progress, "curve": _curve_points}[what]
-    pg.wait_for_function(
+    """Wait until the progress (or the curve's point count) exceeds `than`; return the value
+    that did (read in the same evaluation: a second read can land on a chart remounting)."""
+    handle = pg.wait_for_function(
         {
             "progress": """(n) => { const b = document.querySelector(
                 '[data-testid=stProgress] [role=progressbar]');
-                return b && Number(b.getAttribute('aria-valuenow')) > n; }""",
+                const v = b ? Number(b.getAttribute('aria-valuenow')) : -1;
+                return v > n ? v : null; }""",
             "curve": """(n) => { const g = document.querySelector('.js-plotly-plot');
-                return g && g._fullData && g._fullData[0] && g._fullData[0].x.length > n; }""",
+                const v = g && g._fullData && g._fullData[0] ? g._fullData[0].x.length : -1;
+                return v > n ? v : null; }""",
         }[what],
         arg=than,
         timeout=timeout,
     )
-    return fn(pg)
+    return handle.json_value()
 
 
 def _grid_first_head(pg, title_start: str):
@@ -87,7 +74,7 @@ def test_live_training_survives_a_rerun_and_stops(app_url, page, tmp_path):
     # the progress bar advances and the curve grows, chunk after chunk
     page.wait_for_function("() => document.querySelector('.js-plotly-plot')", timeout=30_000)
     n1 = _wait_more(page, "curve", 0)
-    p1 = _progress(page)
+    p1 = _wait_more(page, "progress", -1)  # the bar as it is now (-1: remounting)
     p2 = _wait_more(page, "progress", p1)
     n2 = _wait_more(page, "curve", n1)
     assert p2 > p1 >= 0 and n2 > n1 > 0
