@@ -3,6 +3,7 @@
 import streamlit as st
 
 from ui.i18n import t
+from ui.memory import freeze_once
 from ui.sidebar import init_state, render_sidebar
 
 st.set_page_config(page_title="Attention Lens", page_icon="🔍", layout="wide")
@@ -22,3 +23,4 @@ PAGES = [
 page = st.navigation(PAGES)
 render_sidebar(page.url_path)
 page.run()
+freeze_once(page.url_path or "home")  # Streamlit's gc after each run skips what lives on
