@@ -66,7 +66,10 @@ SETTLED = """
   const drawn = [...document.querySelectorAll('.js-plotly-plot')].filter((g) => g._fullLayout);
   if (drawn.length < Math.max(1, charts)) return false;
   const after = m.states.filter((s) => m.t0 === null || s[1] > m.t0);
-  if (m.t0 !== null && !after.some((s) => s[0] === 'notRunning')) return false;
+  // a very quick rerun can go running -> notRunning within one React render: the attribute
+  // never changes, but the charts do (only a finished or running script changes them)
+  const quick = after.length === 0 && m.t0 !== null && m.lastPlot > m.t0;
+  if (m.t0 !== null && !quick && !after.some((s) => s[0] === 'notRunning')) return false;
   const lastState = Math.max(0, ...after.map((s) => s[1]));
   return performance.now() - Math.max(m.lastPlot, lastState) > quiet &&
          m.finPaint >= lastState && m.plotPaint >= m.lastPlot;

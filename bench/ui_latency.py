@@ -139,7 +139,15 @@ def latency(browser, servers: dict, pages: list[str], steps: int, quiet: int):
     for i in range(steps):
         key = "ArrowRight" if i % 2 == 0 else "ArrowLeft"  # 4 -> 8 -> 4 heads ...
         for name, tab in tabs.items():
-            results[name].append(tab.step(key))
+            try:
+                results[name].append(tab.step(key))
+            except PlaywrightTimeout as err:
+                drawn = tab.page.evaluate(DRAWN)
+                marks = tab.page.evaluate("() => JSON.stringify(window.__bench)")
+                raise RuntimeError(
+                    f"{name}, step {i}: never settled ({drawn} of {tab.charts} charts drawn;"
+                    f" {marks})"
+                ) from err
     context.close()
     floor_med = statistics.median(r["total"] for r in results["floor"])
     print(f"\nslider step -> charts painted, {steps} steps per page, interleaved with the floor")

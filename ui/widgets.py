@@ -13,6 +13,7 @@ from mha_core.stats import HeadStats
 from ui.compute.attention import sentence_attention, tokenize
 from ui.i18n import t
 from ui.state import Settings
+from viz.margins import fit_figure
 
 
 def sentence_tokens(settings: Settings, limit: int = MAX_TOKENS) -> list[str]:
@@ -39,6 +40,7 @@ def plot(fig, key: str, on_select=None) -> None:
     """Every figure goes out the same way: full width, the theme's fonts, PNG in the toolbar.
     With `on_select` (a callback), a click on a point reruns the page after calling it (read the
     point with `clicked_point(key)`)."""
+    fit_figure(fig)  # margins that fit the labels: the browser draws it once (viz/margins.py)
     select = {} if on_select is None else {"on_select": on_select, "selection_mode": "points"}
     st.plotly_chart(
         fig,

@@ -20,6 +20,7 @@ from functools import lru_cache
 import plotly.graph_objects as go
 
 from .labels import escape_label
+from .margins import reserve_margins
 
 
 def figure(data: list[dict], layout: dict) -> go.Figure:
@@ -27,11 +28,12 @@ def figure(data: list[dict], layout: dict) -> go.Figure:
 
     A None value means "not set", as it does for graph_objects (top-level keys of a trace or of
     the layout). The session's default template (Streamlit's, in the app) is applied as go.Figure
-    always does. `_validate=False` is plotly's own switch (plotly.io loads its templates so);
+    always does. The margins are raised to fit the labels (viz/margins.py). `_validate=False`
+    is plotly's own switch (plotly.io loads its templates so);
     should a plotly release drop it, go.Figure raises and tests/viz fail at once.
     """
     data = [{k: v for k, v in tr.items() if v is not None} for tr in data]
-    layout = {k: v for k, v in layout.items() if v is not None}
+    layout = reserve_margins(data, {k: v for k, v in layout.items() if v is not None})
     return go.Figure({"data": data, "layout": layout}, _validate=False)
 
 

@@ -1,0 +1,63 @@
+"""Margins reserved for labels, titles and colour bars (viz/margins.py)."""
+
+from __future__ import annotations
+
+import numpy as np
+import plotly.graph_objects as go
+
+import viz
+from viz.margins import fit_figure, reserve_margins, text_px
+
+
+def _axes(y_labels, x_labels=None, **extra) -> dict:
+    layout = {"yaxis": {"ticktext": y_labels}, "margin": {"l": 10, "r": 10, "t": 30, "b": 10}}
+    if x_labels is not None:
+        layout["xaxis"] = {"ticktext": x_labels}
+    return {**layout, **extra}
+
+
+def test_longer_labels_get_a_wider_left_margin_and_margins_never_shrink():
+    short = reserve_margins([], _axes(["a", "b"]))["margin"]
+    long = reserve_margins([], _axes(["a", "supercalifragilistic"]))["margin"]
+    assert long["l"] > short["l"] >= 10
+    assert long["l"] >= text_px("supercalifragilistic", 12)
+    wide = reserve_margins([], {**_axes(["a"]), "margin": {"l": 500}})["margin"]
+    assert wide["l"] == 500  # a larger margin asked for is kept
+
+
+def test_escaped_text_is_measured_as_drawn_and_cjk_is_wider():
+    assert text_px("&lt;b&gt;", 12) == text_px("<b>", 12)
+    assert text_px("注意力", 12) > text_px("abc", 12)
+
+
+def test_x_labels_that_cannot_lie_flat_are_reserved_upright():
+    few = reserve_margins([], _axes(["a"], ["cat", "dog"]))["margin"]["b"]
+    many = [f"token_number_{i}" for i in range(64)]
+    crowded = reserve_margins([], _axes(["a"], many))["margin"]["b"]
+    assert crowded > few
+    assert crowded >= text_px("token_number_10", 12)
+    top = reserve_margins([], _axes(["a"], many, xaxis={"ticktext": many, "side": "top"}))
+    assert top["margin"]["t"] >= text_px("token_number_10", 12)
+
+
+def test_colour_bar_reserves_the_right_margin_unless_hidden_or_shared():
+    heat = {"type": "heatmap"}
+    assert reserve_margins([heat], _axes(["a"]))["margin"]["r"] > 100
+    hidden = {"type": "heatmap", "showscale": False}
+    assert reserve_margins([hidden], _axes(["a"]))["margin"]["r"] == 10
+    shared = {"type": "heatmap", "coloraxis": "coloraxis"}
+    layout = _axes(["a"], coloraxis={"cmin": 0})
+    assert reserve_margins([shared], layout)["margin"]["r"] > 100
+
+
+def test_builders_and_graph_objects_figures_get_the_same_margins():
+    w = np.random.default_rng(0).random((2, 3, 3)).astype(np.float32)
+    tokens = ["the", "extraordinarily", "cat"]
+    grid = viz.head_grid(w, tokens)
+    m = grid.layout.margin
+    assert m.l >= text_px("extraordinarily", 11) and m.r > 100
+    plain = go.Figure(
+        go.Heatmap(z=w[0]), layout={"yaxis": {"ticktext": tokens, "tickfont": {"size": 11}}}
+    )
+    assert fit_figure(plain).layout.margin.l == m.l
+    assert fit_figure(grid).layout.margin == m  # already fitted: unchanged

@@ -1,0 +1,129 @@
+"""Margins reserved before the browser measures: one draw per chart instead of two.
+
+Every token axis has `automargin`: after drawing, plotly.js measures the tick labels, and when
+they need more room than the layout's margins it moves the margins and draws the whole chart
+again. With margins of 10 px that second draw happened on every chart of every rerun; it was
+a third of a slider step in the browser (bench/ui_latency.py --what-if big_margins). Here the
+margins are raised to an estimate of the room the labels, axis titles and colour bars take,
+from the text alone, rounded up; automargin stays on, so a label wider than estimated still
+fits (at the cost of the second draw). An x axis whose labels cannot all lie flat across an
+axis of WIDTH_PX * its domain is assumed drawn upright (plotly turns them).
+"""
+
+from __future__ import annotations
+
+import html
+import unicodedata
+from collections.abc import Iterable
+
+WIDTH_PX = 400  # a chart in a column of the page (full-width ones are ~900 px on a laptop)
+DEFAULT_FONT = 12  # plotly.js default tick font size
+TITLE_FONT = 14  # axis titles (Streamlit's theme)
+PAD = 14  # tick length, label standoff and rounding
+LEGEND_PX = 50  # one row of a horizontal legend above or below the plot
+COLORBAR_PX = 130  # colour bar: x padding, thickness, tick labels ("0.25", "-1.5", ...)
+
+
+def char_px(ch: str, size: float) -> float:
+    """A generous width of one character at font `size` (px)."""
+    if unicodedata.east_asian_width(ch) in "WF" or ord(ch) >= 0x1F000:
+        return size * 1.05  # CJK, emoji: about a square
+    if ch.isupper() or ch in "mwMW@%#&":
+        return size * 0.9
+    return size * 0.72  # wide enough for DejaVu Sans, Chromium's fallback on Linux
+
+
+def text_px(text: str, size: float) -> float:
+    """Width of one label as plotly draws it (escaped `&lt;` is one `<`)."""
+    return sum(char_px(c, size) for c in html.unescape(str(text)))
+
+
+def _labels(axis: dict) -> list[str]:
+    if axis.get("ticktext") is not None:
+        return [str(s) for s in axis["ticktext"]]
+    rng = axis.get("range")
+    if rng:  # numbers: the widest is about the widest end of the range
+        return [f"{max(abs(r) for r in rng):.0f}", f"-{max(abs(r) for r in rng):.0f}"]
+    return ["-0.00"]
+
+
+def _title_px(axis: dict) -> float:
+    title = axis.get("title")
+    text = title.get("text") if isinstance(title, dict) else title
+    # the title, its standoff and padding; an empty title still takes its room in Streamlit
+    return TITLE_FONT + 30 if text is not None else 0
+
+
+def _axes(layout: dict, letter: str) -> Iterable[dict]:
+    for key, axis in layout.items():
+        shown = isinstance(axis, dict) and axis.get("visible", True) is not False
+        if key.startswith(f"{letter}axis") and shown and axis.get("showticklabels", True):
+            yield axis
+
+
+def _size(axis: dict) -> float:
+    font = axis.get("tickfont") or {}
+    return float(font.get("size") or DEFAULT_FONT)
+
+
+def _x_px(axis: dict) -> float:
+    """Height the tick labels of an x axis take: flat if they fit side by side, else upright."""
+    labels, size = _labels(axis), _size(axis)
+    if not labels:
+        return 0.0
+    d0, d1 = axis.get("domain", [0.0, 1.0])
+    widths = [text_px(s, size) for s in labels]
+    flat = sum(w + size * 0.5 for w in widths) <= WIDTH_PX * (d1 - d0)
+    return (size * 2.2 if flat else max(widths)) + PAD + 6  # (rotated labels hang lower)
+
+
+def _has_colorbar(data: list[dict], layout: dict) -> bool:
+    for tr in data:
+        scaled = tr.get("type") in ("heatmap", "contour") and not tr.get("coloraxis")
+        if scaled and tr.get("showscale") is not False:
+            return True
+    return any(
+        key.startswith("coloraxis") and isinstance(ax, dict) and ax.get("showscale") is not False
+        for key, ax in layout.items()
+    )
+
+
+def reserve_margins(data: list[dict], layout: dict) -> dict:
+    """`layout` with its margins raised to the estimated room (never lowered)."""
+    need = {"l": 0.0, "r": 0.0, "t": 0.0, "b": 0.0}
+    for axis in _axes(layout, "y"):
+        labels = _labels(axis)
+        width = max((text_px(s, _size(axis)) for s in labels), default=0.0)
+        side = "r" if axis.get("side") == "right" else "l"
+        need[side] = max(need[side], width + PAD + _title_px(axis))
+    for axis in _axes(layout, "x"):
+        side = "t" if axis.get("side") == "top" else "b"
+        need[side] = max(need[side], _x_px(axis) + _title_px(axis))
+    if any(True for _ in _axes(layout, "x")):  # the last x label hangs past the plot's edge
+        need["r"] = max(need["r"], 24)
+    if _has_colorbar(data, layout):
+        need["r"] = max(need["r"], COLORBAR_PX)
+    legend = layout.get("legend") or {}
+    if legend.get("orientation") == "h" and layout.get("showlegend") is not False:
+        y = legend.get("y", -0.1)
+        side = "t" if y is not None and y >= 1 else "b"
+        need[side] = max(need[side], (need[side] or 0) + LEGEND_PX)
+    if layout.get("title") and need["t"]:  # the chart's title above labels on top
+        need["t"] += 40
+    margin = dict(layout.get("margin") or {})
+    for side, px in need.items():
+        if px:
+            margin[side] = max(margin.get(side, 80), int(px + 0.999))  # 80: plotly's default
+    return {**layout, "margin": margin}
+
+
+def fit_figure(fig):
+    """The same for a finished `go.Figure` (builders that use graph_objects directly): its
+    margins raised in place; returns it."""
+    layout = fig.layout.to_plotly_json()
+    data = [
+        {"type": tr.type, **{k: tr[k] for k in ("showscale", "coloraxis") if k in tr}}
+        for tr in fig.data
+    ]
+    fig.update_layout(margin=reserve_margins(data, layout)["margin"])
+    return fig
