@@ -83,12 +83,13 @@ def test_markup_in_both_sentences_stays_literal(app_url, page):
     # source, and all its heads (a snapshot taken mid-update once saw 1 of its 4 heatmaps)
     page.wait_for_function(
         "([first, src1, n]) => [...document.querySelectorAll('.js-plotly-plot')].some(g =>"
-        " g._fullLayout && g._fullLayout.yaxis && g._fullLayout.xaxis"
+        " g._fullLayout && g._fullData && g._fullLayout.yaxis && g._fullLayout.xaxis"
         " && (g._fullLayout.yaxis.ticktext || [])[1] === first"
         " && (g._fullLayout.xaxis.ticktext || [])[1] === src1"
         " && g._fullData.filter(d => d.type === 'heatmap').length === n)",
         arg=["a", src[1], 4],  # second tokens: target "<", "a", "href"...; source "<", "b"...
         timeout=60_000,
+        polling=250,
     )
     _wait_figures(page, N_FIGS)
     figs = _heatmap_figures(page)
