@@ -44,20 +44,6 @@ def _what_if() -> None:
             return grid(*args, **kwargs)
 
         viz.head_grid = heatmap.head_grid = head_grid
-    if "big_margins" in WHAT_IF:
-        from viz import figure as fig_mod
-
-        make = fig_mod.figure
-
-        def figure(data, layout):
-            margin = {**layout.get("margin", {}), "l": 120, "r": 100, "b": 120}
-            return make(data, {**layout, "margin": margin})
-
-        fig_mod.figure = figure
-        for name in list(sys.modules):
-            mod = sys.modules[name]
-            if name.startswith("viz.") and getattr(mod, "figure", None) is make:
-                mod.figure = figure
     if "no_automargin" in WHAT_IF:
         axis = axes.token_axis
 

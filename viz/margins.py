@@ -105,9 +105,8 @@ def reserve_margins(data: list[dict], layout: dict) -> dict:
         need["r"] = max(need["r"], COLORBAR_PX)
     legend = layout.get("legend") or {}
     if legend.get("orientation") == "h" and layout.get("showlegend") is not False:
-        y = legend.get("y", -0.1)
-        side = "t" if y is not None and y >= 1 else "b"
-        need[side] = max(need[side], (need[side] or 0) + LEGEND_PX)
+        side = "t" if (legend.get("y") or 0) >= 1 else "b"  # plotly's default: below
+        need[side] += LEGEND_PX
     if layout.get("title") and need["t"]:  # the chart's title above labels on top
         need["t"] += 40
     margin = dict(layout.get("margin") or {})
