@@ -1,8 +1,9 @@
 """Timing a rerun in Chromium, in the page's own clock (bench/ui_latency.py, bench/load.py).
 
 INSTRUMENT (an init script) records the user's input (keydown or pointerdown), every change of
-the app's `[data-test-script-state]`, the last DOM change inside any `.js-plotly-plot`, and the
-frames painted after those (two requestAnimationFrame later). SETTLED([quiet, charts]) is true
+the app's `[data-test-script-state]`, the last DOM change inside any `.js-plotly-plot`, the last
+websocket message from the server, and the frames painted after those (two
+requestAnimationFrame later). SETTLED([quiet, charts]) is true
 once the script has finished, at least `charts` charts are drawn (a chart's code loads lazily:
 a page can be quiet before its first chart exists) and nothing has changed for `quiet` ms;
 RESULT then gives the time from the input to the later of the two paints (the quiet wait is not
@@ -24,9 +25,21 @@ BENCH_ARGS = [  # the brief's Chromium: software rendering, nothing in the backg
 INSTRUMENT = """
 (() => {
   const m = window.__bench = {t0: null, states: [], lastPlot: 0, plotPaint: 0, finPaint: 0,
-                              firstPaint: 0};
+                              firstPaint: 0, lastMsg: 0, msgPaint: 0};
   const paintAfter = (set) => requestAnimationFrame(() => requestAnimationFrame(
       () => set(performance.now())));
+  // every message from the server: a rerun that changes nothing on the page still ends with
+  // one (its "script finished"), and the page is answered once that message is handled
+  const WS = window.WebSocket;
+  window.WebSocket = class extends WS {
+    constructor(...args) {
+      super(...args);
+      this.addEventListener('message', () => {
+        m.lastMsg = performance.now();
+        paintAfter((t) => { m.msgPaint = Math.max(m.msgPaint, t); });
+      });
+    }
+  };
   for (const ev of ['keydown', 'pointerdown']) {
     document.addEventListener(ev, () => { m.t0 = performance.now(); }, true);
   }
@@ -67,12 +80,13 @@ SETTLED = """
   if (drawn.length < Math.max(1, charts)) return false;
   const after = m.states.filter((s) => m.t0 === null || s[1] > m.t0);
   // a very quick rerun can go running -> notRunning within one React render: the attribute
-  // never changes, but the charts do (only a finished or running script changes them)
-  const quick = after.length === 0 && m.t0 !== null && m.lastPlot > m.t0;
+  // never changes, but the charts do, or (nothing on the page changed) the server's messages
+  // of that rerun arrive
+  const quick = after.length === 0 && m.t0 !== null && (m.lastPlot > m.t0 || m.lastMsg > m.t0);
   if (m.t0 !== null && !quick && !after.some((s) => s[0] === 'notRunning')) return false;
   const lastState = Math.max(0, ...after.map((s) => s[1]));
-  return performance.now() - Math.max(m.lastPlot, lastState) > quiet &&
-         m.finPaint >= lastState && m.plotPaint >= m.lastPlot;
+  return performance.now() - Math.max(m.lastPlot, lastState, m.lastMsg) > quiet &&
+         m.finPaint >= lastState && m.plotPaint >= m.lastPlot && m.msgPaint >= m.lastMsg;
 }
 """
 
@@ -82,11 +96,16 @@ RESULT = """
   const after = m.states.filter((s) => s[1] > m.t0);
   const run = after.find((s) => s[0] === 'running');
   const fin = after.filter((s) => s[0] === 'notRunning').pop();
-  return {total: Math.max(m.finPaint, m.plotPaint) - m.t0,
+  return {total: Math.max(m.finPaint, m.plotPaint, m.msgPaint) - m.t0,
           script: run && fin ? fin[1] - run[1] : null,
           charts: document.querySelectorAll('.js-plotly-plot').length};
 }
 """
+
+RESET = (  # before the next input
+    "() => { const m = window.__bench; m.t0 = null; m.states = [];"
+    " m.lastPlot = m.plotPaint = m.finPaint = m.lastMsg = m.msgPaint = 0; }"
+)
 
 DRAWN = (
     "() => [...document.querySelectorAll('.js-plotly-plot')].filter((g) => g._fullLayout).length"

@@ -32,7 +32,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from bench.browser_timing import BENCH_ARGS, INSTRUMENT, RESULT, SETTLED  # noqa: E402
+from bench.browser_timing import BENCH_ARGS, INSTRUMENT, RESET, RESULT, SETTLED  # noqa: E402
 from bench.pages import PAGES  # noqa: E402
 from bench.st_client import Session  # noqa: E402
 from tests.browser.server import chromium_path, streamlit_server  # noqa: E402
@@ -94,10 +94,7 @@ async def browser_session(
             own_only = False
         for r in range(reruns):
             await asyncio.sleep(rng.uniform(0, 2 * think))  # reading before the next click
-            await page.evaluate(
-                "() => { const m = window.__bench; m.t0 = null; m.states = [];"
-                " m.lastPlot = m.plotPaint = m.finPaint = 0; }"
-            )
+            await page.evaluate(RESET)
             await page.locator(PLUS).click()
             await page.wait_for_function(SETTLED, arg=[quiet, CHARTS], timeout=300_000, polling=250)
             latencies.append((await page.evaluate(RESULT))["total"] / 1e3)

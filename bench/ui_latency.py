@@ -35,7 +35,7 @@ sys.path.insert(0, str(ROOT))
 
 from playwright.sync_api import TimeoutError as PlaywrightTimeout  # noqa: E402
 
-from bench.browser_timing import BENCH_ARGS, DRAWN, INSTRUMENT, RESULT, SETTLED  # noqa: E402
+from bench.browser_timing import BENCH_ARGS, DRAWN, INSTRUMENT, RESET, RESULT, SETTLED  # noqa: E402
 from bench.pages import PAGES  # noqa: E402
 from tests.browser.server import chromium_path, streamlit_server  # noqa: E402
 
@@ -100,10 +100,7 @@ class Tab:
         self.page.bring_to_front()
         thumb = self.page.locator(THUMB)
         thumb.focus()
-        self.page.evaluate(
-            "() => { const m = window.__bench; m.t0 = null; m.states = [];"
-            " m.lastPlot = m.plotPaint = m.finPaint = 0; }"
-        )
+        self.page.evaluate(RESET)
         self.bytes = 0
         logged = self.runlog.stat().st_size if self.runlog.exists() else 0
         before = thumb.get_attribute("aria-valuetext")

@@ -14,6 +14,7 @@ from ui.compute.attention import sentence_attention, tokenize
 from ui.i18n import t
 from ui.state import Settings
 from viz.margins import fit_figure
+from viz.revision import stamp
 
 
 def sentence_tokens(settings: Settings, limit: int = MAX_TOKENS) -> list[str]:
@@ -41,6 +42,7 @@ def plot(fig, key: str, on_select=None) -> None:
     With `on_select` (a callback), a click on a point reruns the page after calling it (read the
     point with `clicked_point(key)`)."""
     fit_figure(fig)  # margins that fit the labels: the browser draws it once (viz/margins.py)
+    stamp(fig)  # an unchanged chart is not drawn again on a rerun (viz/revision.py)
     select = {} if on_select is None else {"on_select": on_select, "selection_mode": "points"}
     st.plotly_chart(
         fig,
