@@ -32,53 +32,67 @@ scale_mode = c1.radio(
 )
 palette = c2.selectbox(t("attention.palette"), viz.PALETTES, key="attention.palette")
 
-st.subheader(t("attention.heads"))
-if settings.mask == "causal":
-    st.caption(t("attention.causal_note"))
+# Only the open tab is drawn (on_change="rerun"): a slider step redraws one view, not four.
+views = ("heads", "mean", "stats", "similarity")
+tabs = st.tabs([t(f"attention.tab.{v}") for v in views], key="attention.view", on_change="rerun")
+heads_tab, mean_tab, stats_tab, similarity_tab = tabs
 titles = [t("stats.head_title", h=h) for h in range(settings.n_heads)]
-fig = viz.head_grid(
-    weights,
-    tokens,
-    titles=titles,
-    shared_scale=scale_mode == "shared",
-    colorscale=palette,
-    value_label=t("attention.weight"),
-)
-widgets.plot(fig, key="attention.heads_fig")
 
-st.subheader(t("attention.mean", n=settings.n_heads))
-st.caption(t("attention.mean_caption"))
-mean_fig = viz.attention_heatmap(
-    weights.mean(axis=0),
-    tokens,
-    colorscale=palette,
-    value_label=t("attention.weight"),
-    x_title=t("attention.key"),
-    y_title=t("attention.query"),
-)
-widgets.plot(mean_fig, key="attention.mean_fig")
+if heads_tab.open:
+    with heads_tab:
+        st.subheader(t("attention.heads"))
+        if settings.mask == "causal":
+            st.caption(t("attention.causal_note"))
+        fig = viz.head_grid(
+            weights,
+            tokens,
+            titles=titles,
+            shared_scale=scale_mode == "shared",
+            colorscale=palette,
+            value_label=t("attention.weight"),
+            one_trace=True,  # one heatmap with the heads as blocks: drawn ~20% faster
+        )
+        widgets.plot(fig, key="attention.heads_fig")
 
-# --- statistics -------------------------------------------------------------------------
-head_stats, kinds, similarity = head_statistics(tuple(tokens), config)
-st.subheader(t("attention.stats"))
-st.caption(t("attention.stats_caption", max_entropy=math.log(len(tokens))))
-widgets.head_stats_table(head_stats, kinds, key="attention.stats_table")
+if mean_tab.open:
+    with mean_tab:
+        st.subheader(t("attention.mean", n=settings.n_heads))
+        st.caption(t("attention.mean_caption"))
+        mean_fig = viz.attention_heatmap(
+            weights.mean(axis=0),
+            tokens,
+            colorscale=palette,
+            value_label=t("attention.weight"),
+            x_title=t("attention.key"),
+            y_title=t("attention.query"),
+        )
+        widgets.plot(mean_fig, key="attention.mean_fig")
 
-st.subheader(t("attention.similarity"))
-st.caption(t("attention.similarity_caption"))
-sim_fig = viz.attention_heatmap(
-    similarity,
-    titles,
-    zmin=0.0,
-    zmax=1.0,
-    colorscale=palette,
-    value_label=t("attention.similarity_value"),
-    x_title="",
-    y_title="",
-    height=max(300, 60 + 40 * settings.n_heads),
-    fmt=".4f",
-)
-widgets.plot(sim_fig, key="attention.similarity_fig")
+if stats_tab.open or similarity_tab.open:
+    head_stats, kinds, similarity = head_statistics(tuple(tokens), config)
+if stats_tab.open:
+    with stats_tab:
+        st.subheader(t("attention.stats"))
+        st.caption(t("attention.stats_caption", max_entropy=math.log(len(tokens))))
+        widgets.head_stats_table(head_stats, kinds, key="attention.stats_table")
+
+if similarity_tab.open:
+    with similarity_tab:
+        st.subheader(t("attention.similarity"))
+        st.caption(t("attention.similarity_caption"))
+        sim_fig = viz.attention_heatmap(
+            similarity,
+            titles,
+            zmin=0.0,
+            zmax=1.0,
+            colorscale=palette,
+            value_label=t("attention.similarity_value"),
+            x_title="",
+            y_title="",
+            height=max(300, 60 + 40 * settings.n_heads),
+            fmt=".4f",
+        )
+        widgets.plot(sim_fig, key="attention.similarity_fig")
 
 # --- downloads --------------------------------------------------------------------------
 st.subheader(t("attention.downloads"))

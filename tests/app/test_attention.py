@@ -9,7 +9,8 @@ import plotly.graph_objects as go
 import pytest
 
 from mha_core import AttentionConfig, run_attention, word_tokenize
-from tests.app.conftest import figures, make_app, run_app, shared
+from tests.app.conftest import figure, make_app, plotly_array, rerun, run_app, shared
+from ui.strings.attention import EN
 
 MARKUP = [
     "<b>x</b>",
@@ -23,15 +24,66 @@ def _heatmaps(fig):
     return [d for d in fig["data"] if d["type"] == "heatmap"]
 
 
+def _grid(at) -> dict:
+    return figure(at, "attention.heads_fig")
+
+
+def _grid_shape(grid) -> tuple[int, int, int, int]:
+    """(heads, columns of heads, Tq, Tk) of the head grid: one heatmap trace, one title per head."""
+    titles = grid["layout"]["annotations"]
+    top = min(a["y"] for a in titles)
+    cols = sum(a["y"] == top for a in titles)
+    rows = -(-len(titles) // cols)
+    t_k = len(grid["layout"]["xaxis"]["tickvals"]) // cols
+    t_q = len(grid["layout"]["yaxis"]["tickvals"]) // rows
+    return len(titles), cols, t_q, t_k
+
+
+def _heads(grid) -> np.ndarray:
+    """(nh, Tq, Tk): every head's weights, read back from its block of the one trace (the exact
+    weight is in customdata[2] when every head has its own colour scale)."""
+    nh, cols, t_q, t_k = _grid_shape(grid)
+    (trace,) = _heatmaps(grid)
+    z = plotly_array(trace["z"]).astype(np.float32)
+    info = plotly_array(trace["customdata"])
+    if info.shape[-1] == 3:
+        z = info[..., 2].astype(np.float32)
+    xs, ys = grid["layout"]["xaxis"]["tickvals"], grid["layout"]["yaxis"]["tickvals"]
+    blocks = []
+    for h in range(nh):
+        r, c = divmod(h, cols)
+        blocks.append(z[np.ix_(ys[r * t_q : (r + 1) * t_q], xs[c * t_k : (c + 1) * t_k])])
+    return np.stack(blocks)
+
+
+def _tokens(grid, axis: str = "x") -> list[str]:
+    """The tokens under (x) or beside (y) one head."""
+    _, _, t_q, t_k = _grid_shape(grid)
+    return grid["layout"][f"{axis}axis"]["ticktext"][: t_k if axis == "x" else t_q]
+
+
+def _open(at, view: str):
+    """Open a tab of the page ("mean", "stats", "similarity"): only the open tab is drawn."""
+    at.session_state["attention.view"] = EN[f"attention.tab.{view}"]
+    return rerun(at)
+
+
 def test_default_page_shows_every_head_and_the_mean():
     at = run_app(**shared())
-    figs = figures(at)
-    grid = figs[0]
-    assert len(_heatmaps(grid)) == 4  # default d_model 64, 4 heads
+    grid = _grid(at)
+    assert _heads(grid).shape == (4, 7, 7)  # default d_model 64, 4 heads
+    assert [a["text"] for a in grid["layout"]["annotations"]] == [f"head {h}" for h in range(4)]
     tokens = ["I", "want", "to", "live", "in", "Europe", "."]
-    assert grid["layout"]["xaxis"]["ticktext"] == tokens
+    assert grid["layout"]["xaxis"]["ticktext"] == tokens * 4  # under each of the 4 heads
     assert grid["layout"]["yaxis"]["ticktext"] == tokens
-    assert len(_heatmaps(figs[1])) == 1  # the mean
+    assert [c.proto.id.rsplit("-", 1)[-1] for c in at.get("plotly_chart")] == [
+        "attention.heads_fig"
+    ]  # only the open tab is drawn
+    mean = figure(_open(at, "mean"), "attention.mean_fig")
+    assert len(_heatmaps(mean)) == 1
+    np.testing.assert_allclose(
+        plotly_array(mean["data"][0]["z"]), _heads(grid).mean(axis=0), rtol=1e-6, atol=1e-7
+    )
     assert at.session_state["shared.n_heads"] == 4
     assert any("d_k = d_model / h = 64 / 4 = **16**" in m.value for m in at.markdown)
 
@@ -39,7 +91,7 @@ def test_default_page_shows_every_head_and_the_mean():
 @pytest.mark.parametrize("d_model,n_heads", [(64, 1), (64, 8), (96, 12), (512, 16), (12, 3)])
 def test_heads_slider_sets_the_number_of_heatmaps(d_model, n_heads):
     at = run_app(**shared(d_model=d_model, n_heads=n_heads))
-    assert len(_heatmaps(figures(at)[0])) == n_heads
+    assert _heads(_grid(at)).shape[0] == n_heads
     assert any(f"= **{d_model // n_heads}**" in m.value for m in at.markdown)
 
 
@@ -56,23 +108,20 @@ def test_moving_d_model_under_the_heads_slider_keeps_heads_valid():
     # app with the state that moving d_model from 64 to 24 leaves behind; the browser test does
     at = run_app(**shared(d_model=24, n_heads=16))
     assert at.session_state["shared.n_heads"] == 12
-    assert len(_heatmaps(figures(at)[0])) == 12
+    assert _heads(_grid(at)).shape[0] == 12
 
 
 def test_figures_match_the_core():
     at = run_app(**shared(text="the cat saw the dog", d_model=32, n_heads=2, seed=3, mask="causal"))
-    grid = figures(at)[0]
+    grid = _grid(at)
     cfg = AttentionConfig(d_model=32, n_heads=2, seed=3, mask="causal")
     ref = run_attention(["the", "cat", "saw", "the", "dog"], cfg).attention.weights[0].numpy()
-    for h, hm in enumerate(_heatmaps(grid)):
-        z = hm["z"]
-        if isinstance(z, dict):  # plotly's typed-array encoding
-            import base64
-
-            z = np.frombuffer(base64.b64decode(z["bdata"]), dtype=z["dtype"]).reshape(5, 5)
-        np.testing.assert_allclose(np.asarray(z, dtype=np.float32), ref[h], atol=1e-7)
-        assert np.triu(np.asarray(z), 1).max() == 0.0
-    assert grid["layout"]["yaxis"]["ticktext"] == ["the", "cat", "saw", "the", "dog"]
+    heads = _heads(grid)
+    assert heads.shape == ref.shape
+    for h in range(2):
+        np.testing.assert_allclose(heads[h], ref[h], atol=1e-7)
+        assert np.triu(heads[h], 1).max() == 0.0
+    assert _tokens(grid, "y") == ["the", "cat", "saw", "the", "dog"]
 
 
 @pytest.mark.parametrize(
@@ -88,14 +137,14 @@ def test_figures_match_the_core():
     ],
 )
 def test_every_sidebar_control_changes_the_page(control):
-    base = figures(run_app(**shared()))[0]
+    base = _grid(run_app(**shared()))
     at = run_app(**shared(**control))
-    changed = figures(at)[0]
+    changed = _grid(at)
     if "lang" in control:
         assert at.title[0].value == "多头注意力,逐头查看"
         assert changed["layout"]["annotations"][0]["text"] == "头 0"
     elif "tokenizer" in control:
-        assert changed["layout"]["xaxis"]["ticktext"] == [
+        assert _tokens(changed) == [
             "i",
             "want",
             "to",
@@ -105,25 +154,32 @@ def test_every_sidebar_control_changes_the_page(control):
             ".",
         ]
     else:
-        assert _heatmaps(changed)[0]["z"] != _heatmaps(base)[0]["z"]
+        assert not np.array_equal(_heads(changed), _heads(base))
 
 
 def test_page_controls_colour_scale_and_palette():
     at = run_app(**shared())
+    shared_grid = _grid(at)
+    assert _heatmaps(shared_grid)[0]["showscale"] is True
     at.radio(key="attention.colour_scale").set_value("per_head").run()
-    grid = figures(at)[0]
+    grid = _grid(at)
     assert sum(bool(h.get("showscale")) for h in _heatmaps(grid)) == 0
+    # every head stretched to its own range, the exact weights still in the hover
+    np.testing.assert_array_equal(_heads(grid), _heads(shared_grid))
+    assert "%{customdata[2]" in _heatmaps(grid)[0]["hovertemplate"]
     at.selectbox(key="attention.palette").set_value("Cividis").run()
     assert not at.exception
     expect = [list(c) for c in go.Heatmap(colorscale="Cividis").colorscale]
-    assert [list(c) for c in figures(at)[0]["data"][0]["colorscale"]] == expect
+    assert [list(c) for c in _grid(at)["data"][0]["colorscale"]] == expect
+    mean = figure(_open(at, "mean"), "attention.mean_fig")
+    assert [list(c) for c in mean["data"][0]["colorscale"]] == expect
 
 
 def test_example_picker_fills_the_text():
     at = run_app(**shared())
     at.selectbox(key="shared.example").set_value("attention is not too shabby").run()
     assert at.session_state["shared.text"] == "attention is not too shabby"
-    assert figures(at)[0]["layout"]["xaxis"]["ticktext"] == [
+    assert _tokens(_grid(at)) == [
         "attention",
         "is",
         "not",
@@ -154,9 +210,9 @@ def test_empty_text_gives_a_message_and_keeps_the_text(text):
 )
 def test_odd_inputs_give_correct_figures(text, n):
     at = run_app(**shared(text=text))
-    grid = figures(at)[0]
-    assert len(grid["layout"]["xaxis"]["ticktext"]) == n
-    assert grid["layout"]["xaxis"]["tickvals"] == list(range(n))
+    grid = _grid(at)
+    assert len(_tokens(grid)) == n and _heads(grid).shape == (4, n, n)
+    assert grid["layout"]["xaxis"]["tickvals"][:n] == list(range(n))
     assert at.session_state["shared.text"] == text
 
 
@@ -164,31 +220,35 @@ def test_long_text_is_truncated_with_a_notice():
     text = " ".join(f"w{i}" for i in range(300))
     at = run_app(**shared(text=text))
     assert any("300" in w.value and "64" in w.value for w in at.warning)
-    assert len(figures(at)[0]["layout"]["xaxis"]["ticktext"]) == 64
+    assert _heads(_grid(at)).shape == (4, 64, 64)
     assert at.session_state["shared.text"] == text
 
 
 @pytest.mark.parametrize("text", MARKUP)
 def test_markup_is_literal_text(text):
     at = run_app(**shared(text=text))
-    grid = figures(at)[0]
+    grid = _grid(at)
     expect = [
         tok.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
         for tok in word_tokenize(text).tokens
     ]
-    assert grid["layout"]["xaxis"]["ticktext"] == expect
+    assert _tokens(grid) == expect and _tokens(grid, "y") == expect
     assert "<" not in json.dumps(grid["layout"]["xaxis"]["ticktext"])
     assert at.session_state["shared.text"] == text
 
 
 def test_statistics_table_and_similarity():
     at = run_app(**shared(text="the cat saw the dog", n_heads=4))
-    df = at.dataframe[0].value
+    assert not at.dataframe  # only the open tab is drawn
+    df = _open(at, "stats").dataframe[0].value
     assert len(df) == 4
     assert "entropy (nats)" in df.columns and "looks like" in df.columns
     assert (df["max weight"] <= 1).all() and (df["entropy (nats)"] >= 0).all()
-    sim = _heatmaps(figures(at)[2])[0]
-    assert sim["x"] is not None
+    assert df.index.tolist() == [f"head {h}" for h in range(4)]
+    sim = _heatmaps(figure(_open(at, "similarity"), "attention.similarity_fig"))[0]
+    s = plotly_array(sim["z"])
+    assert s.shape == (4, 4) and np.allclose(np.diag(s), 1.0, atol=1e-6)
+    np.testing.assert_allclose(s, s.T, atol=1e-6)
 
 
 def test_downloads_present():

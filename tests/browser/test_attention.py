@@ -16,12 +16,16 @@ MARKUP = (
 )
 
 
-def _heatmap_count(pg, index: int = 0) -> int:
-    return pg.evaluate(
-        "(i) => document.querySelectorAll('.js-plotly-plot')[i].data"
-        ".filter(d => d.type === 'heatmap').length",
-        index,
-    )
+# The head grid is one heatmap trace with the heads as blocks, one title (annotation) per head.
+HEADS = (
+    "() => { const g = document.querySelector('.js-plotly-plot');"
+    " return g && g.data && g._fullLayout && g.data.filter(d => d.type === 'heatmap').length === 1"
+    " ? (g._fullLayout.annotations || []).length : -1; }"
+)
+
+
+def _head_count(pg) -> int:
+    return pg.evaluate(HEADS)
 
 
 def _type_sentence(pg, text: str) -> None:
@@ -32,12 +36,8 @@ def _type_sentence(pg, text: str) -> None:
 
 
 def _wait_heatmaps(pg, n: int) -> None:
-    pg.wait_for_function(
-        "(n) => { const g = document.querySelector('.js-plotly-plot');"
-        " return g && g.data && g.data.filter(d => d.type === 'heatmap').length === n; }",
-        arg=n,
-        timeout=60_000,
-    )
+    """Until the head grid shows n heads."""
+    pg.wait_for_function(f"(n) => ({HEADS})() === n", arg=n, timeout=60_000, polling=250)
 
 
 def _move_slider(pg, label: str, steps: int) -> None:
@@ -57,12 +57,12 @@ def test_type_sentence_move_heads_and_read_labels(app_url, page, tmp_path):
     _type_sentence(page, "the cat saw the dog")
     page.wait_for_function(
         "() => { const g = document.querySelector('.js-plotly-plot');"
-        " return g && g._fullLayout.xaxis.ticktext.join(' ') === 'the cat saw the dog'; }",
+        " return g && g._fullLayout.yaxis.ticktext.join(' ') === 'the cat saw the dog'; }",
         timeout=60_000,
     )
     ax = plot_layout_axis(page, 0, "xaxis")
-    assert ax["ticktext"] == ["the", "cat", "saw", "the", "dog"]
-    assert ax["tickvals"] == [0, 1, 2, 3, 4]
+    assert ax["ticktext"] == ["the", "cat", "saw", "the", "dog"] * 4  # under each head
+    assert ax["tickvals"][:5] == [0, 1, 2, 3, 4]
     ay = plot_layout_axis(page, 0, "yaxis")
     assert ay["ticktext"] == ["the", "cat", "saw", "the", "dog"]
     # the tick labels the browser actually drew
@@ -70,13 +70,13 @@ def test_type_sentence_move_heads_and_read_labels(app_url, page, tmp_path):
         "() => [...document.querySelector('.js-plotly-plot')"
         ".querySelectorAll('.xaxislayer-above .xtick text')].map(e => e.textContent)"
     )
-    assert drawn[:5] == ["the", "cat", "saw", "the", "dog"]
+    assert drawn[:5] == ["the", "cat", "saw", "the", "dog"] and len(drawn) == 20
 
     _move_slider(page, "Heads h (only divisors of d_model)", +1)  # 4 -> 8
     _wait_heatmaps(page, 8)
     _move_slider(page, "Heads h (only divisors of d_model)", -3)  # 8 -> 1
     _wait_heatmaps(page, 1)
-    assert _heatmap_count(page) == 1
+    assert _head_count(page) == 1
     text = page.get_by_text("d_k = d_model / h = 64 / 1 =").first.inner_text()
     assert "64" in text
     page.screenshot(path=str(tmp_path / "attention.png"), full_page=True)
@@ -127,7 +127,12 @@ def test_hover_shows_exact_value_and_tokens(app_url, page):
     hover = page.locator(".hoverlayer .hovertext").first
     for _ in range(5):  # a person moves the mouse again if the tooltip did not show
         box = plot.locator(".nsewdrag").first.bounding_box()
-        page.mouse.move(box["x"] + box["width"] * 0.5, box["y"] + box["height"] * 0.5)
+        # the middle cell (query 1, key 1) of head 0, in pixels from the plot area's corner
+        dx, dy = page.evaluate(
+            "() => { const f = document.querySelector('.js-plotly-plot')._fullLayout;"
+            " return [f.xaxis.l2p(1), f.yaxis.l2p(1)]; }"
+        )
+        page.mouse.move(box["x"] + dx, box["y"] + dy)
         try:
             hover.wait_for(timeout=3_000)
             break
@@ -244,3 +249,39 @@ def test_settings_survive_switching_pages(app_url, page):
     p = _params(page)
     assert p["positional"] == ["1"] and p["scale"] == ["1"] and p["d_model"] == ["64"], p
     assert page.get_by_role("switch", name="Add positional encoding").is_checked()
+
+
+def test_tabs_draw_the_other_views(app_url, page, tmp_path):
+    page.goto(app_url + "/?text=" + urllib.parse.quote("the cat saw the dog"))
+    wait_for_app(page)
+    _wait_heatmaps(page, 4)
+    assert page.locator(".js-plotly-plot").count() == 1  # only the open tab is drawn
+    page.get_by_role("tab", name="Mean over heads").click()
+    page.get_by_text("Mean over the 4 heads").wait_for(timeout=60_000)
+    page.wait_for_function(
+        "() => { const g = document.querySelector('.js-plotly-plot');"
+        " return g && g._fullLayout && g._fullLayout.xaxis.title.text === 'key'; }",
+        timeout=60_000,
+        polling=250,
+    )
+    page.get_by_role("tab", name="Statistics").click()
+    page.get_by_text("Head statistics", exact=True).wait_for(timeout=60_000)
+    page.locator('[data-testid="stDataFrame"]').wait_for(timeout=60_000)
+    page.get_by_role("tab", name="Similarity").click()
+    page.get_by_text("Head similarity", exact=True).wait_for(timeout=60_000)
+    page.wait_for_function(
+        "() => { const g = document.querySelector('.js-plotly-plot');"
+        " return g && g._fullLayout && g._fullLayout.yaxis.ticktext.join() ==="
+        " 'head 0,head 1,head 2,head 3'; }",
+        timeout=60_000,
+        polling=250,
+    )
+    # the open tab stays open when a slider moves, and answers with the new heads
+    _move_slider(page, "Heads h (only divisors of d_model)", +1)  # 4 -> 8
+    page.wait_for_function(
+        "() => { const g = document.querySelector('.js-plotly-plot');"
+        " return g && g._fullLayout && g._fullLayout.yaxis.ticktext.length === 8; }",
+        timeout=60_000,
+        polling=250,
+    )
+    page.screenshot(path=str(tmp_path / "similarity.png"), full_page=True)
