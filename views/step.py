@@ -11,6 +11,7 @@ from ui.state import parse_int
 
 WINDOW = 64  # at most this many d_model / d_k dimensions per axis in one figure
 K_HEAD, K_QUERY, K_DIMS, K_DK = "step.head", "step.query", "step.dims", "step.dk_dims"
+K_STAGE = "step.stage"  # the open tab
 
 
 def _follow_head(d_k: int) -> None:
@@ -92,10 +93,25 @@ view = sections.StepView(
     head_columns=(h0, h1),
     labels=sections.AxisLabels.current(),
 )
-sections.input_x(s, view)
-sections.projections(s, view)
-sections.score_matrices(s, view)
-sections.softmax(s, view)
-sections.naive_sum(s, view)
-sections.concatenation(s, view)
-sections.final_projection(s, view)
+# One tab per step; only the open one is drawn (on_change="rerun"), so a slider step redraws
+# two to six charts instead of all eighteen. "Next" buttons walk through them in order.
+steps = (
+    sections.input_x,
+    sections.projections,
+    sections.score_matrices,
+    sections.softmax_and_sum,
+    sections.concatenation,
+    sections.final_projection,
+)
+labels = [t(f"step.tab.{i}") for i in range(len(steps))]
+for i, (tab, draw) in enumerate(zip(st.tabs(labels, key=K_STAGE, on_change="rerun"), steps)):
+    if tab.open:
+        with tab:
+            draw(s, view)
+            if i + 1 < len(steps):
+                st.button(
+                    t("step.next", step=labels[i + 1]),
+                    key=f"step.next_{i}",
+                    on_click=st.session_state.__setitem__,
+                    args=(K_STAGE, labels[i + 1]),
+                )

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import math
+from typing import NamedTuple
 
 import numpy as np
 import pytest
@@ -53,6 +54,41 @@ def _latex(at) -> list[str]:
     return [e.value.strip().removeprefix("$$").removesuffix("$$").strip() for e in at.get("latex")]
 
 
+class Steps(NamedTuple):
+    """The whole page, every tab opened in turn (only the open tab is drawn)."""
+
+    figs: dict
+    headers: list
+    subheaders: list
+    text: str
+    latex: list
+    frames: list
+    infos: list
+
+
+def _every_step(at) -> Steps:
+    """Open each step's tab (and the expanders drawn only when opened) and gather what it shows;
+    the first tab is open again afterwards."""
+    labels = [EN[f"step.tab.{i}"] for i in range(6)]
+    figs, headers, subheaders, text, latex, frames, infos = {}, [], [], [], [], [], []
+    at.session_state["step.parts"] = at.session_state["step.additive_parts"] = True
+    for label in labels:
+        at.session_state["step.stage"] = label
+        at.run()
+        assert not at.exception, at.exception
+        figs.update(figures_by_key(at))
+        headers += [h.value for h in at.header]
+        subheaders += [s.value for s in at.main.subheader]
+        text.append(_texts(at))
+        latex += _latex(at)
+        frames += [d.value for d in at.dataframe]
+        infos += [i.value for i in at.info]
+    at.session_state["step.parts"] = at.session_state["step.additive_parts"] = False
+    at.session_state["step.stage"] = labels[0]
+    at.run()
+    return Steps(figs, headers, subheaders, "\n".join(text), latex, frames, infos)
+
+
 def _core(tokens, **cfg):
     config = AttentionConfig(**cfg)
     layer = build_attention(config)
@@ -62,8 +98,11 @@ def _core(tokens, **cfg):
 # --- the default view ------------------------------------------------------------------------
 def test_default_page_shows_the_five_steps_with_real_numbers():
     at = _run()
-    headers = [h.value for h in at.header]
-    assert headers == [
+    # only the first step is drawn until another tab is opened
+    assert [h.value for h in at.header] == [EN["step.s0.title"]]
+    assert set(figures_by_key(at)) == {"step.fig.x"}
+    steps = _every_step(at)
+    assert steps.headers == [
         EN["step.s0.title"],
         EN["step.s1.title"],
         EN["step.s2.title"],
@@ -71,8 +110,8 @@ def test_default_page_shows_the_five_steps_with_real_numbers():
         EN["step.s4.title"],
         EN["step.s5.title"],
     ]
-    assert [s.value for s in at.main.subheader] == [EN["step.mask.title"], EN["step.naive.title"]]
-    figs = figures_by_key(at)
+    assert steps.subheaders == [EN["step.mask.title"], EN["step.naive.title"]]
+    figs = steps.figs
     expected = {
         "step.fig.x",
         "step.fig.e",
@@ -104,14 +143,14 @@ def test_default_page_shows_the_five_steps_with_real_numbers():
     np.testing.assert_allclose(_z(figs["step.fig.weights"]), w, atol=1e-7)
     np.testing.assert_allclose(_z(figs["step.fig.output"]), sent.attention.output[0], atol=1e-6)
     # formulas, shapes and the row sum
-    latex = " ".join(_latex(at))
+    latex = " ".join(steps.latex)
     assert r"\sqrt{16}" in latex and r"\text{softmax}" in latex and "W_O" in latex
-    text = _texts(at)
+    text = steps.text
     assert "$X$ (7 × 64) · $W_Q^h$ (64 × 16) → $Q_h$ (7 × 16)" in text
     assert "sums to **1.000000**" in text
     assert EN["step.mask.none"] in text
     # the table of the query row: exact values of the core
-    frame = at.dataframe[0].value
+    (frame,) = steps.frames
     assert list(frame.index) == [f"{i}: {t}" for i, t in enumerate(DEFAULT_TOKENS)]
     np.testing.assert_allclose(frame[EN["step.s3.col.weight"]].to_numpy(), w[0], atol=1e-7)
     scores = sent.attention.scores[0, 0].numpy()
@@ -136,7 +175,8 @@ def test_head_picker_changes_every_head_piece():
     assert not at.exception
     tokens = ["attention", "is", "not", "too", "shabby"]
     sent, layer = _core(tokens, mask="causal")
-    figs = figures_by_key(at)
+    steps = _every_step(at)
+    figs = steps.figs
     wk = layer.projection_weights()[1].detach().numpy()[:, 32:48]
     np.testing.assert_allclose(_z(figs["step.fig.k_weight"]), wk, atol=1e-7)
     np.testing.assert_allclose(_z(figs["step.fig.v"]), sent.attention.v[0, 2].numpy(), atol=1e-7)
@@ -148,14 +188,15 @@ def test_head_picker_changes_every_head_piece():
     assert (31.5, 47.5) in x0s
     # W_O: head 2's rows outlined
     assert (31.5, 47.5) in _outline_rows(figs["step.fig.w_o"])
-    assert "columns 32–47 of $W_Q$ that belongs to head 2" in _texts(at)
+    assert "columns 32–47 of $W_Q$ that belongs to head 2" in steps.text
 
 
 def test_query_picker_moves_the_outline_and_the_comparison():
     at = _run(text="attention is not too shabby", mask="causal")
     at.selectbox(key="step.query").set_value(3).run()
     assert not at.exception
-    figs = figures_by_key(at)
+    steps = _every_step(at)
+    figs = steps.figs
     for key in ("step.fig.x", "step.fig.q", "step.fig.scores", "step.fig.weights"):
         assert (2.5, 3.5) in _outline_rows(figs[key]), key
     sent, _ = _core(["attention", "is", "not", "too", "shabby"], mask="causal")
@@ -167,11 +208,11 @@ def test_query_picker_moves_the_outline_and_the_comparison():
     vectors = _z(figs["step.fig.naive_vectors"])
     np.testing.assert_allclose(vectors[0], v[:4].mean(axis=0), atol=1e-6)
     np.testing.assert_allclose(vectors[1], w @ v, atol=1e-6)
-    text = _texts(at)
+    text = steps.text
     assert "may look at $|A_i|$ = 4 keys" in text
     assert "Row 3 of $\\alpha_h$ sums to **1.000000**" in text
     # the table follows the query: masked keys say −∞, their weight is 0
-    frame = at.dataframe[0].value
+    (frame,) = steps.frames
     masked = frame[EN["step.s3.col.masked"]].to_numpy()
     assert masked[4] == -math.inf and np.isfinite(masked[:4]).all()
     assert frame[EN["step.s3.col.weight"]].to_numpy()[4] == 0.0
@@ -186,7 +227,7 @@ def test_wide_models_show_a_window_that_follows_the_head():
     at.selectbox(key="step.head").set_value(1).run()  # head 1 = columns 256..511
     assert not at.exception
     assert at.session_state["step.dims"] == 256
-    figs = figures_by_key(at)
+    figs = _every_step(at).figs
     x = plotly_array(figs["step.fig.x"]["data"][0]["x"])
     assert x[0] == 256 and x[-1] == 319 and len(x) == 64
     assert "dimensions 256–319 of 512" in _texts(at)
@@ -194,7 +235,7 @@ def test_wide_models_show_a_window_that_follows_the_head():
     np.testing.assert_allclose(_z(figs["step.fig.x"]), sent.x.numpy()[:, 256:320], atol=1e-6)
     at.select_slider(key="step.dk_dims").set_value(128).run()
     assert not at.exception
-    figs = figures_by_key(at)
+    figs = _every_step(at).figs
     q = sent.attention.q[0, 1].numpy()
     np.testing.assert_allclose(_z(figs["step.fig.q"]), q[:, 128:192], atol=1e-6)
     wq = layer.projection_weights()[0].detach().numpy()
@@ -206,7 +247,7 @@ def test_wide_models_show_a_window_that_follows_the_head():
     np.testing.assert_allclose(_z(figs["step.fig.w_o"]), w_o[256:320, 256:320], atol=1e-7)
     at.select_slider(key="step.dims").set_value(448).run()
     assert not at.exception
-    x = plotly_array(figures_by_key(at)["step.fig.concat"]["data"][0]["x"])
+    x = plotly_array(_every_step(at).figs["step.fig.concat"]["data"][0]["x"])
     assert x[0] == 448 and x[-1] == 511
 
 
@@ -224,32 +265,33 @@ def test_choices_the_sidebar_made_impossible_fall_back():
 # --- every sidebar setting the page explains --------------------------------------------------
 def test_causal_mask_shows_the_masked_scores():
     at = _run(mask="causal")
-    figs = figures_by_key(at)
+    steps = _every_step(at)
+    figs = steps.figs
     masked = figs["step.fig.masked"]["data"][0]
     hover = np.asarray(masked["hovertext"], dtype=object)
     assert hover[0, 1] == "−∞" and hover[1, 0] != "−∞"
     z = _z(figs["step.fig.masked"])
     assert np.isnan(z[np.triu_indices(7, 1)]).all()
     assert np.triu(_z(figs["step.fig.weights"]), 1).max() == 0.0
-    assert EN["step.mask.causal"] in _texts(at)
+    assert EN["step.mask.causal"] in steps.text
 
 
 def test_scaling_off_shows_unscaled_scores_only():
     at = _run(scale=False)
-    figs = figures_by_key(at)
-    assert "step.fig.scaled" not in figs
-    assert EN["step.s2.noscale"] in _texts(at)
-    assert r"\text{score}(Q_h, K_h) = Q_h K_h^\top" in _latex(at)
+    steps = _every_step(at)
+    assert "step.fig.scaled" not in steps.figs
+    assert EN["step.s2.noscale"] in steps.text
+    assert r"\text{score}(Q_h, K_h) = Q_h K_h^\top" in steps.latex
 
 
 def test_additive_scoring_shows_its_own_formula():
     at = _run(scoring="additive")
-    assert at.header[2].value == EN["step.s2.title_additive"]
-    latex = _latex(at)
-    assert any(r"v_h^\top \tanh" in v for v in latex)
-    assert not any(r"\sqrt{16}" in v for v in latex)  # 1/sqrt(d_k) does not apply
-    assert any("does not apply to additive scores" in i.value for i in at.info)
-    figs = figures_by_key(at)
+    steps = _every_step(at)
+    assert steps.headers[2] == EN["step.s2.title_additive"]
+    assert any(r"v_h^\top \tanh" in v for v in steps.latex)
+    assert not any(r"\sqrt{16}" in v for v in steps.latex)  # 1/sqrt(d_k) does not apply
+    assert any("does not apply to additive scores" in i for i in steps.infos)
+    figs = steps.figs
     assert {"step.fig.additive_q", "step.fig.additive_k", "step.fig.additive_v"} <= set(figs)
     assert "step.fig.features" in figs and "step.fig.scaled" not in figs
     sent, layer = _core(DEFAULT_TOKENS, scoring="additive")
@@ -261,20 +303,24 @@ def test_additive_scoring_shows_its_own_formula():
 def test_positional_encoding_off():
     at = _run(positional=False)
     assert EN["step.s0.text_nope"] in _texts(at)
-    assert "step.fig.pe" not in figures_by_key(at)
+    assert "step.fig.pe" not in _every_step(at).figs
     assert any(v.startswith("X = E \\in") for v in _latex(at))
 
 
 def test_chinese():
+    # one fresh app per tab: AppTest cannot rerun the sidebar's radios once their labels are
+    # Chinese (tests/app/conftest.py)
     at = _run(lang="zh")
     assert at.title[0].value == ZH["step.title"]
-    assert [h.value for h in at.header][1] == ZH["step.s1.title"]
+    assert [tab.label for tab in at.tabs] == [ZH[f"step.tab.{i}"] for i in range(6)]
     assert at.selectbox(key="step.head").options[0] == "h = 0"  # no words: see step.py
     assert at.selectbox(key="step.head").label == ZH["step.head"]
     figs = figures_by_key(at)
     assert figs["step.fig.x"]["layout"]["yaxis"]["title"]["text"] == ZH["step.axis.token"]
-    frame = at.dataframe[0].value
-    assert frame.columns[-1] == ZH["step.s3.col.weight"]
+    at = _run(lang="zh", **{"step.stage": ZH["step.tab.1"]})
+    assert [h.value for h in at.header] == [ZH["step.s1.title"]]
+    at = _run(lang="zh", **{"step.stage": ZH["step.tab.3"]})
+    assert at.dataframe[0].value.columns[-1] == ZH["step.s3.col.weight"]
 
 
 # --- bad input ------------------------------------------------------------------------------
@@ -289,7 +335,7 @@ def test_markup_stays_literal_text():
     text = '<b>x</b> <a href="https://example.com">x</a> <img src=x onerror=alert(1)>'
     at = _run(text=text)
     tokens = word_tokenize(text).tokens
-    figs = figures_by_key(at)
+    figs = _every_step(at).figs
     spec = json.dumps(figs)
     assert "<b>" not in spec and "<a href" not in spec and "<img" not in spec
     ticks = figs["step.fig.weights"]["layout"]["xaxis"]["ticktext"]
@@ -301,10 +347,10 @@ def test_markup_stays_literal_text():
 
 def test_single_token_and_repeated_tokens():
     at = _run(text="hello")
-    figs = figures_by_key(at)
+    figs = _every_step(at).figs
     assert _z(figs["step.fig.weights"]).tolist() == [[1.0]]
     at = _run(text=" ".join(["the"] * 40))
-    figs = figures_by_key(at)
+    figs = _every_step(at).figs
     assert _z(figs["step.fig.weights"]).shape == (40, 40)
     assert len(figs["step.fig.x"]["layout"]["yaxis"]["tickvals"]) == 40
 
@@ -312,7 +358,7 @@ def test_single_token_and_repeated_tokens():
 def test_long_text_is_truncated_with_a_notice():
     at = _run(text=" ".join(f"w{i}" for i in range(100)))
     assert any("100 tokens" in w.value for w in at.warning)
-    assert _z(figures_by_key(at)["step.fig.weights"]).shape == (64, 64)
+    assert _z(_every_step(at).figs["step.fig.weights"]).shape == (64, 64)
     at.selectbox(key="step.query").set_value(63).run()
     assert not at.exception
 
@@ -325,3 +371,25 @@ def test_head_and_query_come_from_and_go_to_the_url():
     assert "head" in at.warning[0].value
     assert at.session_state["step.head"] == 0  # the default
     assert at.session_state["step.query"] == len(DEFAULT_TOKENS) - 1  # nearest valid token
+
+
+def test_next_buttons_walk_through_the_steps():
+    at = _run()
+    for i in range(1, 6):
+        at.button(key=f"step.next_{i - 1}").click().run()
+        assert not at.exception, at.exception
+        assert at.session_state["step.stage"] == EN[f"step.tab.{i}"]
+        assert at.header[0].value.startswith(f"{i} ·")
+    assert not [b for b in at.button if b.key and b.key.startswith("step.next_")]  # the last
+
+
+def test_the_parts_of_x_are_drawn_when_opened():
+    at = _run()
+    assert "step.fig.e" not in figures_by_key(at)
+    at.session_state["step.parts"] = True
+    at.run()
+    figs = figures_by_key(at)
+    sent, _ = _core(DEFAULT_TOKENS)
+    np.testing.assert_allclose(
+        _z(figs["step.fig.e"]) + _z(figs["step.fig.pe"]), _z(figs["step.fig.x"]), atol=1e-6
+    )

@@ -11,7 +11,8 @@ pytestmark = pytest.mark.browser
 
 URL_PATH = "step"  # Streamlit derives it from views/step.py
 TITLE_EN = "Step by step: one head, one query"
-N_FIGS = 18  # default settings: every figure of the page, the E / PE expander included
+TABS = ["0 · Input X", "1 · Q, K, V", "2 · Scores", "3 · Softmax and sum", "4 · Concatenate",
+        "5 · Output"]  # fmt: skip
 
 
 def _titles(pg) -> list[str]:
@@ -80,7 +81,14 @@ def _open_from_home(pg, app_url: str) -> None:
     pg.get_by_role("link", name="Step by step").click()
     wait_for_app(pg)
     pg.get_by_role("heading", name=TITLE_EN).wait_for()
-    _wait_figure(pg, "FinalOutput")
+    _wait_figure(pg, "X (7 × 64)")
+
+
+def _tab(pg, label: str, title_part: str) -> None:
+    """Open a step's tab (only the open tab is drawn) and wait for one of its figures."""
+    pg.get_by_role("tab", name=label).click()
+    _wait_figure(pg, title_part)
+    wait_for_app(pg)
 
 
 def _hover(pg, title_part: str, x: float, y: float) -> str | None:
@@ -100,28 +108,43 @@ def _hover(pg, title_part: str, x: float, y: float) -> str | None:
 def test_head_and_query_pickers_redraw_the_figures(app_url, page, tmp_path):
     _open_from_home(page, app_url)
     assert page.url.split("?")[0].endswith("/" + URL_PATH)
-    page.wait_for_function(
-        "(n) => document.querySelectorAll('.js-plotly-plot').length === n", arg=N_FIGS
-    )
+    assert [t.inner_text() for t in page.get_by_role("tab").all()] == TABS
+    assert page.locator(".js-plotly-plot").count() == 1  # only the first step is drawn
+    _tab(page, TABS[1], "W_K^h of head 0")
+    page.wait_for_function("() => document.querySelectorAll('.js-plotly-plot').length === 6")
     before = _figure(page, "W_K^h of head 0")
     assert before and len(before["z"]) == 64 and len(before["z"][0]) == 16
 
     _pick(page, "Head h", "h = 2")
-    _wait_figure(page, "W_K^h of head 2")
+    _wait_figure(page, "W_K^h of head 2")  # the open tab stays open and answers
     after = _figure(page, "W_K^h of head 2")
     assert after["z"] != before["z"]  # head 2's own projection, not head 0's
     assert not any("head 0" in t for t in _titles(page))
 
     _pick(page, "Query token i", "3: live")
-    _wait_figure(page, "Weights of query 3")
-    for part in ("X (7 × 64)", "Q_h (7", "Scores Q_h", "α_h = softmax", "FinalOutput"):
-        assert [2.5, 3.5] in _figure(page, part)["outlines"], part
+    page.wait_for_function(
+        "() => [...document.querySelectorAll('.js-plotly-plot')].some(g => g._fullLayout"
+        " && (g._fullLayout.title.text || '').includes('Q_h (7')"
+        " && (g.layout.shapes || []).some(s => s.y0 === 2.5))",
+        timeout=60_000,
+    )
+    # "Next" walks on to the scores
+    page.get_by_role("button", name=f"Next: {TABS[2]} →").click()
+    _wait_figure(page, "Scores Q_h")
+    wait_for_app(page)
+    assert [2.5, 3.5] in _figure(page, "Scores Q_h")["outlines"]
+    _tab(page, TABS[3], "Weights of query 3")
+    assert [2.5, 3.5] in _figure(page, "α_h = softmax")["outlines"]
     hover = _hover(page, "α_h = softmax", 5, 3)
     assert hover and "query 3: live" in hover and "key 5: Europe" in hover
-    assert page.dialogs == []
     shot = tmp_path / "step_by_step.png"
     page.screenshot(path=str(shot), full_page=True)
     assert shot.stat().st_size > 10_000
+    _tab(page, TABS[5], "FinalOutput")
+    assert [2.5, 3.5] in _figure(page, "FinalOutput")["outlines"]
+    _tab(page, TABS[0], "X (7 × 64)")
+    assert [2.5, 3.5] in _figure(page, "X (7 × 64)")["outlines"]
+    assert page.dialogs == []
 
 
 def test_markup_stays_text_and_language_switches(app_url, page, tmp_path):
@@ -133,7 +156,7 @@ def test_markup_stays_text_and_language_switches(app_url, page, tmp_path):
     wait_for_app(page)
     page.get_by_role("link", name="Step by step").click()
     wait_for_app(page)
-    _wait_figure(page, "FinalOutput")
+    _tab(page, TABS[3], "α_h = softmax")
     fig = _figure(page, "α_h = softmax")
     # Plotly decodes the escapes: the browser holds (and draws) the literal characters
     assert fig["yticks"][:4] == ["&lt;", "b", "&gt;", "x"]
@@ -153,7 +176,7 @@ def test_markup_stays_text_and_language_switches(app_url, page, tmp_path):
     page.get_by_text("中文", exact=True).click()
     wait_for_app(page)
     page.get_by_role("heading", name="逐步计算:一个头,一个查询").wait_for()
-    _wait_figure(page, "头 0 的 W_Q^h")
+    _tab(page, "1 · Q、K、V", "头 0 的 W_Q^h")
     wait_for_app(page)
     page.wait_for_timeout(1500)  # the relabelled widgets remount after the switch: let them settle
     _pick(page, "头 h", "h = 1")
@@ -170,9 +193,13 @@ def test_direct_link_draws_the_page(app_url, page):
     page.goto(f"{app_url}/{URL_PATH}")
     wait_for_app(page)
     page.get_by_role("heading", name=TITLE_EN).wait_for()
-    _wait_figure(page, "FinalOutput")
+    _wait_figure(page, "X (7 × 64)")
     _pick(page, "Query token i", "2: to")
-    _wait_figure(page, "Weights of query 2")
+    page.wait_for_function(
+        "() => { const g = document.querySelector('.js-plotly-plot');"
+        " return g && g.layout && (g.layout.shapes || []).some(s => s.y0 === 1.5); }",
+        timeout=60_000,
+    )
     assert [1.5, 2.5] in _figure(page, "X (7")["outlines"]
     assert page.dialogs == []
 

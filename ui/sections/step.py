@@ -116,8 +116,11 @@ def input_x(s: HeadSteps, v: StepView) -> None:
     st.latex(latex("x_pe" if s.positional else "x"))
     st.caption(t("step.s0.shapes", T=v.T, C=v.C))
     _plot(token_by_dims(v, s.x.numpy(), t("step.fig.x", T=v.T, C=v.C)), "step.fig.x")
-    if s.positional:
-        with st.expander(t("step.s0.parts")):
+    if not s.positional:
+        return
+    parts = st.expander(t("step.s0.parts"), key="step.parts", on_change="rerun")
+    if parts.open:  # drawn only when opened
+        with parts:
             e_col, pe_col = st.columns(2)
             _plot(token_by_dims(v, s.embeddings.numpy(), t("step.fig.e")), "step.fig.e", e_col)
             _plot(
@@ -203,7 +206,13 @@ def score_matrices(s: HeadSteps, v: StepView) -> None:
         _plot(fig, "step.fig.scaled", sc_cols[1])
 
     if additive:
-        with st.expander(t("step.s2.additive_parts", h=v.head, i=v.query)):
+        scorer = st.expander(
+            t("step.s2.additive_parts", h=v.head, i=v.query),
+            key="step.additive_parts",
+            on_change="rerun",
+        )
+    if additive and scorer.open:  # drawn only when opened
+        with scorer:
             a_cols = st.columns(3)
             for col, part, w in zip(a_cols, "qk", (s.additive.w_q, s.additive.w_k)):
                 fig = matrix_heatmap(
@@ -287,6 +296,12 @@ def softmax(s: HeadSteps, v: StepView) -> None:
             frame.style.format(lambda v: MINUS_INF if v == -math.inf else f"{v:.6f}"),
             key="step.table",
         )
+
+
+def softmax_and_sum(s: HeadSteps, v: StepView) -> None:
+    """Step 3 and, beside it, what the weighted sum does better than a plain sum."""
+    softmax(s, v)
+    naive_sum(s, v)
 
 
 def naive_sum(s: HeadSteps, v: StepView) -> None:
