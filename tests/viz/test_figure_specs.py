@@ -12,7 +12,7 @@ import plotly.io as pio
 import pytest
 from plotly.subplots import make_subplots
 
-from viz import grid, heatmap, matrix, positional, scaling
+from viz import grid, heatmap, matrix, positional, scaling, transformer
 from viz.figure import cell_axes, figure, named_colorscale, subplot_grid
 
 MARKUP = ["<b>x</b>", "a & b", '"q"']
@@ -90,6 +90,12 @@ def _builds():
         "heatmap_pair": lambda: scaling.heatmap_pair(a, a.T, toks, titles=("s", "u")),
         "temperature_figure": lambda: scaling.temperature_figure(
             taus, taus, taus, [(1.0, 0.5, 0.5, MARKUP[0])]
+        ),
+        "block_diagram": lambda: transformer.block_diagram(
+            False, 2, {k: MARKUP[0] for k in transformer.DIAGRAM_LABELS}, {"enc.self_attn"}
+        ),
+        "block_diagram pre-norm": lambda: transformer.block_diagram(
+            True, 6, {k: k for k in transformer.DIAGRAM_LABELS}, {"dec.final_norm"}, title="t"
         ),
     }
 
