@@ -37,7 +37,7 @@ from bench.pages import PAGES  # noqa: E402
 from bench.st_client import Session  # noqa: E402
 from tests.browser.server import chromium_path, streamlit_server  # noqa: E402
 
-CHARTS = 3  # the home page's charts: heads, their mean, head similarity
+CHARTS = 1  # the home page's chart: the head grid (the other views are tabs, drawn when opened)
 PLUS = '.st-key-shared-seed button[data-testid="stNumberInputStepUp"]'
 SEED_BASE = 1000  # session i starts at seed SEED_BASE * (i + 1): nobody shares a model
 PATHS = [path for _view, path in PAGES.values()]
