@@ -50,7 +50,7 @@ if heads_tab.open:
             shared_scale=scale_mode == "shared",
             colorscale=palette,
             value_label=t("attention.weight"),
-            one_trace=True,  # one heatmap with the heads as blocks: drawn ~20% faster
+            one_trace=True,  # heads as blocks of one heatmap: ~17% quicker step (what-if one_trace)
         )
         widgets.plot(fig, key="attention.heads_fig")
 
