@@ -18,6 +18,7 @@ PAGES = [
     st.Page("views/encoder_decoder.py", title=t("nav.encoder_decoder"), icon="🔁"),
     st.Page("views/train.py", title=t("nav.train"), icon="🏋️"),
     st.Page("views/reading.py", title=t("nav.reading"), icon="🔬"),
+    st.Page("views/efficient.py", title=t("nav.efficient"), icon="⚡"),
 ]
 
 page = st.navigation(PAGES)

@@ -8,6 +8,7 @@ from .gqa import (
     check_kv_heads,
     grouped_query_attention,
     kv_head_of,
+    mean_pool_kv,
     repeat_kv,
     valid_kv_head_counts,
 )
@@ -61,6 +62,7 @@ __all__ = [
     "grouped_query_attention",
     "kv_cache_bytes",
     "kv_head_of",
+    "mean_pool_kv",
     "pair_rotation",
     "receptive_field",
     "repeat_kv",

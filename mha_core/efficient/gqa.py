@@ -40,6 +40,16 @@ def repeat_kv(x: torch.Tensor, n_rep: int) -> torch.Tensor:
     return x if n_rep == 1 else x.repeat_interleave(n_rep, dim=1)
 
 
+def mean_pool_kv(x: torch.Tensor, n_kv_heads: int) -> torch.Tensor:
+    """(B, nh, T, hs) keys or values -> (B, n_kv, T, hs): the mean of each group of nh / n_kv
+    consecutive heads. Ainslie et al. 2023 turn a multi-head checkpoint into a grouped-query one
+    this way (mean-pooling the key and value projections of a group, which, the projection
+    being linear, is mean-pooling its keys and values)."""
+    B, nh, T, hs = x.shape
+    check_kv_heads(nh, n_kv_heads)
+    return x.view(B, n_kv_heads, nh // n_kv_heads, T, hs).mean(dim=2)  # (B, n_kv, T, hs)
+
+
 class GroupedAttention(NamedTuple):
     """What grouped-query attention computed, per query head."""
 
