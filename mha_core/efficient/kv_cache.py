@@ -95,7 +95,7 @@ PUBLISHED_CONFIGS: tuple[PublishedConfig, ...] = (
     ),
     PublishedConfig(
         "Llama-3-8B", 32, 32, 8, 128, 8192, None, "bfloat16",
-        "Meta Llama 3 model card; meta-llama/Meta-Llama-3-8B config.json "
+        "Meta 2024, Llama 3 model card; meta-llama/Meta-Llama-3-8B config.json "
         "(32 layers, 32 heads, 8 key/value heads, hidden 4096)",
     ),
     PublishedConfig(

@@ -143,8 +143,8 @@ EN = {
     "efficient.dimension": "dimension of the head's output",
     "efficient.partial_fig": "The row's output so far (o / ℓ) after each tile, and the plain result",
     "efficient.flash_diff": "Tiled against plain attention: row {row} differs by {diff_row}, the "
-    "whole sentence (every head and row) by {diff} ({tiles} tiles computed, {skipped} skipped "
-    "because the causal mask hides them).",
+    "whole sentence (every head and row) by {diff}. Tiles computed: {tiles}; skipped because the "
+    "causal mask hides them entirely: {skipped}.",
     "efficient.mem_plain": "plain: T × T scores",
     "efficient.mem_tiled": "tiled: one {b} × {b} tile",
     "efficient.mem_t": "sequence length T",
@@ -271,7 +271,7 @@ ZH = {
     "efficient.dimension": "头输出的维度",
     "efficient.partial_fig": "每块之后该行的当前输出(o / ℓ),以及普通计算的结果",
     "efficient.flash_diff": "分块与普通注意力相比:第 {row} 行相差 {diff_row},整个句子(所有头和行)相差 "
-    "{diff}(计算了 {tiles} 块,因果掩码完全遮住而跳过 {skipped} 块)。",
+    "{diff}。计算的块数:{tiles};因被因果掩码完全遮住而跳过的块数:{skipped}。",
     "efficient.mem_plain": "普通:T × T 个分数",
     "efficient.mem_tiled": "分块:一个 {b} × {b} 块",
     "efficient.mem_t": "序列长度 T",
