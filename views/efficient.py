@@ -10,6 +10,7 @@ from ui.page import keep_valid, open_page, set_defaults, url_state
 from ui.sections import efficient as sections
 from ui.sections.efficient import (
     BLOCKS,
+    CACHE_STEPS,
     DTYPES,
     K_BATCH,
     K_BLOCK,
@@ -47,7 +48,7 @@ settings = open_page("efficient")
 set_defaults(
     {
         K_KV: settings.n_heads,
-        K_STEP: 0,
+        K_STEP: CACHE_STEPS - 1,  # the last step the sentence has (clamped)
         K_MODEL: "Llama-3-8B",
         K_TOKENS: 8192,
         K_BATCH: 1,

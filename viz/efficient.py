@@ -120,6 +120,7 @@ def curves(
     y_title: str | None = None,
     log_y: bool = False,
     log_x: bool = False,
+    integer_x: bool = False,
     dashes: list[str | None] | None = None,
     height: int = 340,
     fmt: str = ".6g",
@@ -145,7 +146,7 @@ def curves(
         for i, (y, name) in enumerate(zip(ys, names))
     ]
     yaxis = {"type": "log"} if log_y else {}
-    xaxis = {"type": "log"} if log_x else {}
+    xaxis = {"type": "log"} if log_x else {"tickformat": "d"} if integer_x else {}
     layout = line_layout(
         x_title=x_title, y_title=y_title, height=height, xaxis=xaxis, yaxis=yaxis,
         hovermode="closest",

@@ -141,6 +141,7 @@ def kv_cache(s: Sentence, n_kv: int) -> None:
         np.arange(run.n_steps), [np.array(full), np.array(per_step)],
         names=[t("efficient.cache_mha", nh=s.n_heads), t("efficient.cache_gqa", n_kv=n_kv)],
         x_title=t("efficient.step_axis"), y_title=t("efficient.bytes"), dashes=["dot", None],
+        integer_x=True,
     )  # fmt: skip
     widgets.plot(fig, key="efficient.growth_fig")
     st.info(t("efficient.cache_check", n=run.n_steps, diff=num(run.max_diff)))
@@ -232,6 +233,7 @@ def _reach_curve(farthest: tuple[int, ...], window: int, T: int, plain: bool) ->
         layers, [np.array(farthest), closed],
         names=[t("efficient.reach_exact"), t("efficient.reach_closed", w=window)],
         x_title=t("efficient.layer_axis"), y_title=t("efficient.back_axis"), dashes=[None, "dot"],
+        integer_x=True,
     )  # fmt: skip
     widgets.plot(fig, key="efficient.reach_curve")
     agree = bool(np.array_equal(np.array(farthest), closed))
@@ -251,8 +253,9 @@ def flash(s: Sentence) -> None:
     st.subheader(t("efficient.flash"))
     st.markdown(t("efficient.flash_intro"))
     st.latex(
-        r"m' = \max(m, \max_j s_j) \quad \ell' = e^{m - m'}\ell + \sum_j e^{s_j - m'}"
-        r"\quad o' = e^{m - m'} o + \sum_j e^{s_j - m'} v_j"
+        r"\begin{aligned} m' &= \max(m, \max_j s_j) \\ \ell' &= e^{m - m'}\ell"
+        r" + \textstyle\sum_j e^{s_j - m'} \\ o' &= e^{m - m'} o"
+        r" + \textstyle\sum_j e^{s_j - m'} v_j \end{aligned}"
     )
     T, nh = len(s.tokens), s.n_heads
     keep_valid(K_HEAD, list(range(nh)))
@@ -274,6 +277,7 @@ def flash(s: Sentence) -> None:
         title=t("efficient.tiles_fig", h=head), value_label=t("efficient.score"),
     )  # fmt: skip
     widgets.plot(fig, key="efficient.tiles_fig")
+    st.caption(t("efficient.tiles_caption"))
     values = {"last": n - 1, "k0": k0, "k1": k1 - 1, "m": num(f.m[tile]), "l": num(f.l[tile]),
               "row": row}  # fmt: skip
     if tile == 0:
@@ -289,12 +293,11 @@ def flash(s: Sentence) -> None:
 
 
 def _flash_steps(f, tile: int) -> None:
-    labels = [t("efficient.after_tile", s=i, k0=a, k1=b - 1) for i, (a, b) in
-              enumerate(f.key_ranges)]  # fmt: skip
+    labels = [t("efficient.after_tile", s=i) for i in range(len(f.key_ranges))]
     fig = eviz.curves(
         np.arange(len(labels)), [f.m, f.l, f.rescale],
         names=[t("efficient.m"), t("efficient.l"), t("efficient.rescale")],
-        x_title=t("efficient.tile_axis"), height=300,
+        x_title=t("efficient.tile_axis"), height=300, integer_x=True,
     )  # fmt: skip
     widgets.plot(fig, key="efficient.ml_fig")
     fig = eviz.partial_outputs(

@@ -52,7 +52,7 @@ EN = {
     "efficient.step": "Decoding step",
     "efficient.step_help": "Step t adds token t to the cache and lets it attend over tokens 0..t.",
     "efficient.step_text": "Step {t}: the new token **{token}** joins the cache, which now holds "
-    "the keys and values of {n} tokens in each of its {n_kv} key/value heads.",
+    "the keys and values of tokens 0 to {t} ({n} in all) in each of its {n_kv} key/value heads.",
     "efficient.step_fig": "Step {t}: the new token's weights over the cache",
     "efficient.head_short": "head",
     "efficient.weight": "weight",
@@ -126,7 +126,10 @@ EN = {
     "efficient.head": "Head",
     "efficient.row": "Query row",
     "efficient.tile": "Key block (tile) read so far",
-    "efficient.tiles_fig": "Head {h}: scaled scores in tiles (the chosen row's tiles outlined)",
+    "efficient.tiles_fig": "Head {h}: scores in tiles",
+    "efficient.tiles_caption": "Scaled scores q·k/√d_k of one head. Grey lines: the blocks; orange: "
+    "the tiles of the chosen row's query block, the thick one read last; dotted: the query row. "
+    "Blank cells are hidden by the causal mask.",
     "efficient.score": "score",
     "efficient.tile_text": "Tile {tile} (of tiles 0 to {last}; keys {k0} to {k1}) for query row "
     "{row}: running max m = {m}, running sum ℓ = {l}; what was summed before shrank by "
@@ -134,14 +137,14 @@ EN = {
     "efficient.tile_first": "Tile 0 (of tiles 0 to {last}; keys {k0} to {k1}) for query row {row}: "
     "running max m = {m}, running sum ℓ = {l}. The first tile starts the sums: there is nothing "
     "to rescale yet.",
-    "efficient.after_tile": "after tile {s} (keys {k0}–{k1})",
+    "efficient.after_tile": "after tile {s}",
     "efficient.m": "running max m",
     "efficient.l": "running sum ℓ",
     "efficient.rescale": "rescale e^(m_before − m)",
     "efficient.tile_axis": "tile",
-    "efficient.plain": "plain softmax(QKᵀ/√d_k)V",
+    "efficient.plain": "plain",
     "efficient.dimension": "dimension of the head's output",
-    "efficient.partial_fig": "The row's output so far (o / ℓ) after each tile, and the plain result",
+    "efficient.partial_fig": "The row's output so far (o / ℓ), tile by tile",
     "efficient.flash_diff": "Tiled against plain attention: row {row} differs by {diff_row}, the "
     "whole sentence (every head and row) by {diff}. Tiles computed: {tiles}; skipped because the "
     "causal mask hides them entirely: {skipped}.",
@@ -192,7 +195,7 @@ ZH = {
     "efficient.step": "解码步",
     "efficient.step_help": "第 t 步把词元 t 加入缓存,并让它在词元 0..t 上做注意力。",
     "efficient.step_text": "第 {t} 步:新词元 **{token}** 加入缓存,现在缓存的 {n_kv} 个键/值头各存有 "
-    "{n} 个词元的键和值。",
+    "词元 0 到 {t}(共 {n} 个)的键和值。",
     "efficient.step_fig": "第 {t} 步:新词元在缓存上的权重",
     "efficient.head_short": "头",
     "efficient.weight": "权重",
@@ -256,20 +259,22 @@ ZH = {
     "efficient.head": "头",
     "efficient.row": "查询行",
     "efficient.tile": "已读到的键块(分块)",
-    "efficient.tiles_fig": "头 {h}:分块的缩放分数(所选行的分块已框出)",
+    "efficient.tiles_fig": "头 {h}:分块的分数",
+    "efficient.tiles_caption": "一个头的缩放分数 q·k/√d_k。灰线:分块;橙色:所选行所在查询块的各个分块,"
+    "粗框是最后读到的那块;虚线:查询行。空白格被因果掩码遮住。",
     "efficient.score": "分数",
     "efficient.tile_text": "查询行 {row} 的第 {tile} 块(共第 0 到 {last} 块;键 {k0} 到 {k1}):运行最大值 "
     "m = {m},运行和 ℓ = {l};之前累加的部分缩小为 e^(m_before − m) = {rescale} 倍。",
     "efficient.tile_first": "查询行 {row} 的第 0 块(共第 0 到 {last} 块;键 {k0} 到 {k1}):运行最大值 "
     "m = {m},运行和 ℓ = {l}。第一块开始累加:还没有需要缩放的部分。",
-    "efficient.after_tile": "第 {s} 块之后(键 {k0}–{k1})",
+    "efficient.after_tile": "第 {s} 块之后",
     "efficient.m": "运行最大值 m",
     "efficient.l": "运行和 ℓ",
     "efficient.rescale": "缩放 e^(m_before − m)",
     "efficient.tile_axis": "分块",
-    "efficient.plain": "普通 softmax(QKᵀ/√d_k)V",
+    "efficient.plain": "普通计算",
     "efficient.dimension": "头输出的维度",
-    "efficient.partial_fig": "每块之后该行的当前输出(o / ℓ),以及普通计算的结果",
+    "efficient.partial_fig": "该行逐块的当前输出(o / ℓ)",
     "efficient.flash_diff": "分块与普通注意力相比:第 {row} 行相差 {diff_row},整个句子(所有头和行)相差 "
     "{diff}。计算的块数:{tiles};因被因果掩码完全遮住而跳过的块数:{skipped}。",
     "efficient.mem_plain": "普通:T × T 个分数",
