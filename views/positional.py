@@ -4,8 +4,9 @@ import streamlit as st
 
 from ui.compute import positional as compute
 from ui.i18n import t
-from ui.page import open_page, set_defaults
+from ui.page import open_page, set_defaults, url_state
 from ui.sections import positional as sections
+from ui.state import parse_int
 
 D_MODEL_RANGE = (2, 512)  # even only: every sine has its cosine partner
 POSITIONS_RANGE = (2, 256)
@@ -14,12 +15,21 @@ DEFAULTS = {
     "positional.n_positions": 64,
     "positional.shuffle_seed": 0,
     "positional.head": 0,
+    sections.K_ROPE_PAIR: 0,
+    sections.K_ROPE_SHIFT: 100,
 }
 ss = st.session_state
 set_defaults(DEFAULTS)
 
 
 settings = open_page("positional")
+url_state(  # the RoPE controls (the page's other controls are not mirrored yet)
+    "positional",
+    {
+        sections.K_ROPE_PAIR: lambda r: parse_int(r, 0, 255),
+        sections.K_ROPE_SHIFT: lambda r: parse_int(r, 1, sections.MAX_SHIFT),
+    },
+)
 st.markdown(t("positional.intro"))
 st.latex(
     r"PE_{(pos,\,2i)} = \sin\!\left(\frac{pos}{10000^{2i/d_{model}}}\right), \qquad "
@@ -46,3 +56,5 @@ sections.wavelengths(table, n_pos, d_model)
 sections.similarity(table, n_pos, d_model)
 sections.layouts(table, n_pos, d_model)
 sections.sentence(settings)
+sections.rope(settings)
+sections.alibi(settings)

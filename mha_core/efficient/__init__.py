@@ -1,7 +1,7 @@
 """Attention as today's language models use it: RoPE, ALiBi, grouped-query attention, the KV
 cache, window / sink / global masks and FlashAttention's tiles with the online softmax."""
 
-from .alibi import alibi_bias, alibi_slopes
+from .alibi import alibi_attention, alibi_bias, alibi_slopes
 from .flash import FlashResult, FlashStep, ScoreMemory, flash_attention, score_memory
 from .gqa import (
     GroupedAttention,
@@ -52,6 +52,7 @@ __all__ = [
     "ReceptiveField",
     "ScoreMemory",
     "ShiftTest",
+    "alibi_attention",
     "alibi_bias",
     "alibi_slopes",
     "apply_rope",

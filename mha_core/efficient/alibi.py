@@ -12,6 +12,8 @@ import math
 
 import torch
 
+from .gqa import GroupedAttention, grouped_query_attention
+
 
 def alibi_slopes(n_heads: int) -> torch.Tensor:
     """The slope of each head, shape (nh,), float32.
@@ -42,3 +44,13 @@ def alibi_bias(n_heads: int, t: int) -> torch.Tensor:
     pos = torch.arange(t)
     distance = (pos[:, None] - pos[None, :]).abs().float()  # (T, T) |i - j|
     return -alibi_slopes(n_heads)[:, None, None] * distance  # (nh, T, T)
+
+
+def alibi_attention(
+    q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, *, causal: bool = True
+) -> GroupedAttention:
+    """Attention of q (B, nh, T, hs) over k, v with each head's ALiBi bias added to its scaled
+    scores (q and k carry no positional encoding: the bias is the only position signal)."""
+    nh, T = q.shape[1], q.shape[2]
+    bias = alibi_bias(nh, T).to(device=q.device, dtype=q.dtype)  # (nh, T, T)
+    return grouped_query_attention(q, k, v, causal=causal, bias=bias)

@@ -13,7 +13,7 @@ import torch.nn.functional as F
 
 from mha_core import AttentionConfig, build_attention, run_attention, word_tokenize
 from tests.app.conftest import figure, figures, figures_by_key, make_app, page_text, plotly_array
-from ui.sections.efficient import num
+from ui.numbers import num
 
 PAGE = "views/efficient.py"
 TOKENS = ["I", "want", "to", "live", "in", "Europe", "."]

@@ -17,6 +17,7 @@ from transformers.models.llama.modeling_llama import (
 )
 
 from mha_core.efficient import (
+    alibi_attention,
     alibi_bias,
     alibi_slopes,
     apply_rope,
@@ -146,6 +147,7 @@ def test_attention_with_alibi_equals_sdpa_with_the_bias_as_float_mask():
     q, k, v = (torch.randn(2, 4, 9, 8, generator=g) for _ in range(3))
     bias = alibi_bias(4, 9)
     ours = grouped_query_attention(q, k, v, bias=bias, causal=True).output
+    torch.testing.assert_close(alibi_attention(q, k, v).output, ours)
     causal = torch.ones(9, 9, dtype=torch.bool).tril()
     ref = torch.nn.functional.scaled_dot_product_attention(
         q, k, v, attn_mask=bias.masked_fill(~causal, float("-inf"))

@@ -3,7 +3,6 @@ arguments and the page's own controls (session state keys "efficient.*")."""
 
 from __future__ import annotations
 
-import math
 from typing import NamedTuple
 
 import numpy as np
@@ -21,6 +20,7 @@ from mha_core.efficient import (
 from ui import widgets
 from ui.compute import efficient as compute
 from ui.i18n import t
+from ui.numbers import num, size
 from ui.page import keep_valid
 from viz import efficient as eviz
 from viz.heatmap import head_grid
@@ -64,25 +64,6 @@ class Sentence(NamedTuple):
     @property
     def causal(self) -> bool:
         return self.config.mask == "causal"
-
-
-# --- numbers as people write them ------------------------------------------------------------
-def num(x: float) -> str:
-    """0 as 0; tiny differences as 1.2e-7; everything else with 3 significant digits."""
-    if x == 0:
-        return "0"
-    if abs(x) < 1e-3:
-        mantissa, exponent = f"{x:.1e}".split("e")
-        return f"{mantissa.rstrip('0').rstrip('.')}e{int(exponent)}"
-    return f"{x:,.3g}" if abs(x) < 1e4 else f"{x:,.0f}"
-
-
-def size(n_bytes: float) -> str:
-    """Bytes in binary units: 128 KiB, 1 GiB, 1.5 MiB."""
-    units = ("bytes", "KiB", "MiB", "GiB", "TiB")
-    i = 0 if n_bytes < 1024 else min(int(math.log(n_bytes, 1024)), len(units) - 1)
-    value = n_bytes / 1024**i
-    return f"{value:,.0f} {units[i]}" if value == int(value) else f"{value:,.3g} {units[i]}"
 
 
 # --- MHA -> GQA -> MQA -----------------------------------------------------------------------
