@@ -230,8 +230,8 @@ def test_temperature_figure_curve_and_marks_in_both_panels():
 def test_unit_circle_places_each_token_at_its_angle_and_escapes_it():
     ang = np.arange(5) * 0.7
     fig = pv.unit_circle(np.cos(ang), np.sin(ang), ["a", "<b>x</b>", "c", "d", "a"])
-    validated = go.Figure(fig.to_dict())  # raises on any invalid property
-    pts = validated.data[1]
+    go.Figure(fig.to_dict())  # raises on any invalid property
+    pts = fig.data[1]
     np.testing.assert_allclose(pts.x, np.cos(ang))
     np.testing.assert_allclose(np.asarray(pts.customdata)[:, 1], np.degrees(ang) % 360)
     assert "<b>" not in json.dumps(list(pts.text)) and len(pts.text) == 5
