@@ -239,3 +239,24 @@ def test_markup_and_repeated_tokens_stay_literal():
         assert "<b>" not in spec and "<img" not in spec
     mask = figure(at, "efficient.mask_fig")
     assert len(mask["layout"]["yaxis"]["ticktext"]) == len(toks)
+
+
+def test_a_shorter_sentence_after_choices_keeps_the_page_working():
+    at = _run()
+    at.selectbox(key="efficient.row").set_value(6)
+    at.multiselect(key="efficient.global").set_value([5])
+    at.select_slider(key="efficient.block").set_value(2)
+    at.run()
+    at.slider(key="efficient.tile").set_value(3).run()
+    at.slider(key="efficient.step").set_value(6).run()
+    assert not at.exception
+    at.session_state["shared.text"] = "a b c"  # as the sidebar's box would set it
+    at.run()
+    assert not at.exception, at.exception
+    ss = at.session_state
+    assert ss["efficient.row"] == 2 and ss["efficient.global"] == []
+    assert ss["efficient.tile"] == 1 and ss["efficient.step"] == 2
+    assert _z(figure(at, "efficient.mask_fig")).shape == (3, 3)
+    at.session_state["shared.text"] = "I want to live in Europe ."
+    at.run()
+    assert not at.exception and at.session_state["efficient.row"] == 2  # kept, still valid

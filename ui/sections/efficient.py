@@ -184,7 +184,7 @@ def masks(s: Sentence) -> None:
                        help=t("efficient.sinks_help"))  # fmt: skip
     glob = c_g.multiselect(
         t("efficient.global"), list(range(T)), key=K_GLOBAL, max_selections=MAX_GLOBAL,
-        format_func=lambda i: f"{i}: {s.tokens[i]}", help=t("efficient.global_help"),
+        help=t("efficient.global_help"),
     )  # fmt: skip
     layers = c_l.slider(t("efficient.layers"), 1, MAX_LAYERS, key=K_LAYERS)
     m = compute.masked(s.key, s.config, window, sinks, tuple(sorted(glob)), layers)
@@ -244,9 +244,9 @@ def flash(s: Sentence) -> None:
     c_b, c_h, c_r = st.columns(3)
     block = c_b.select_slider(t("efficient.block"), BLOCKS, key=K_BLOCK)
     head = c_h.selectbox(t("efficient.head"), range(nh), key=K_HEAD)
-    row = c_r.selectbox(
-        t("efficient.row"), range(T), key=K_ROW, format_func=lambda i: f"{i}: {s.tokens[i]}"
-    )
+    # options labelled by position only: a label built from the tokens would change with the
+    # sentence, and Streamlit 1.67 exchanges the label with the browser (the token is shown below)
+    row = c_r.selectbox(t("efficient.row"), range(T), key=K_ROW, help=t("efficient.row_help"))
     f = compute.flash_row(s.key, s.config, block, head, row)
     n = len(f.key_ranges)
     keep_valid(K_TILE, list(range(n)))
@@ -260,7 +260,7 @@ def flash(s: Sentence) -> None:
     widgets.plot(fig, key="efficient.tiles_fig")
     st.caption(t("efficient.tiles_caption"))
     values = {"last": n - 1, "k0": k0, "k1": k1 - 1, "m": num(f.m[tile]), "l": num(f.l[tile]),
-              "row": row}  # fmt: skip
+              "row": row, "token": s.tokens[row]}  # fmt: skip
     if tile == 0:
         st.markdown(t("efficient.tile_first", **values))
     else:

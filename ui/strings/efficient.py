@@ -95,7 +95,8 @@ EN = {
     "efficient.sinks": "Sink tokens",
     "efficient.sinks_help": "The first k tokens stay visible to every later token.",
     "efficient.global": "Global tokens",
-    "efficient.global_help": "A global token sees every earlier token and every later token sees it.",
+    "efficient.global_help": "Positions of the global tokens (the tokens are numbered above). A "
+    "global token sees every earlier token and every later token sees it.",
     "efficient.layers": "Layers L",
     "efficient.mask_fig": "The mask: who may look at whom",
     "efficient.visible": "visible",
@@ -125,6 +126,7 @@ EN = {
     "efficient.block": "Block size",
     "efficient.head": "Head",
     "efficient.row": "Query row",
+    "efficient.row_help": "The position of the query token (the tokens are numbered above).",
     "efficient.tile": "Key block (tile) read so far",
     "efficient.tiles_fig": "Head {h}: scores in tiles",
     "efficient.tiles_caption": "Scaled scores q·k/√d_k of one head. Grey lines: the blocks; orange: "
@@ -132,9 +134,10 @@ EN = {
     "Blank cells are hidden by the causal mask.",
     "efficient.score": "score",
     "efficient.tile_text": "Tile {tile} (of tiles 0 to {last}; keys {k0} to {k1}) for query row "
-    "{row}: running max m = {m}, running sum ℓ = {l}; what was summed before shrank by "
+    "{row} (**{token}**): running max m = {m}, running sum ℓ = {l}; what was summed before shrank by "
     "e^(m_before − m) = {rescale}.",
-    "efficient.tile_first": "Tile 0 (of tiles 0 to {last}; keys {k0} to {k1}) for query row {row}: "
+    "efficient.tile_first": "Tile 0 (of tiles 0 to {last}; keys {k0} to {k1}) for query row {row} "
+    "(**{token}**): "
     "running max m = {m}, running sum ℓ = {l}. The first tile starts the sums: there is nothing "
     "to rescale yet.",
     "efficient.after_tile": "after tile {s}",
@@ -233,7 +236,8 @@ ZH = {
     "efficient.sinks": "汇聚词元数",
     "efficient.sinks_help": "前 k 个词元对之后的每个词元始终可见。",
     "efficient.global": "全局词元",
-    "efficient.global_help": "全局词元能看到之前的每个词元,之后的每个词元也能看到它。",
+    "efficient.global_help": "全局词元的位置(词元的编号见上方)。全局词元能看到之前的每个词元,"
+    "之后的每个词元也能看到它。",
     "efficient.layers": "层数 L",
     "efficient.mask_fig": "掩码:谁可以看谁",
     "efficient.visible": "可见",
@@ -258,14 +262,15 @@ ZH = {
     "efficient.block": "块大小",
     "efficient.head": "头",
     "efficient.row": "查询行",
+    "efficient.row_help": "查询词元的位置(词元的编号见上方)。",
     "efficient.tile": "已读到的键块(分块)",
     "efficient.tiles_fig": "头 {h}:分块的分数",
     "efficient.tiles_caption": "一个头的缩放分数 q·k/√d_k。灰线:分块;橙色:所选行所在查询块的各个分块,"
     "粗框是最后读到的那块;虚线:查询行。空白格被因果掩码遮住。",
     "efficient.score": "分数",
-    "efficient.tile_text": "查询行 {row} 的第 {tile} 块(共第 0 到 {last} 块;键 {k0} 到 {k1}):运行最大值 "
+    "efficient.tile_text": "查询行 {row}(**{token}**)的第 {tile} 块(共第 0 到 {last} 块;键 {k0} 到 {k1}):运行最大值 "
     "m = {m},运行和 ℓ = {l};之前累加的部分缩小为 e^(m_before − m) = {rescale} 倍。",
-    "efficient.tile_first": "查询行 {row} 的第 0 块(共第 0 到 {last} 块;键 {k0} 到 {k1}):运行最大值 "
+    "efficient.tile_first": "查询行 {row}(**{token}**)的第 0 块(共第 0 到 {last} 块;键 {k0} 到 {k1}):运行最大值 "
     "m = {m},运行和 ℓ = {l}。第一块开始累加:还没有需要缩放的部分。",
     "efficient.after_tile": "第 {s} 块之后",
     "efficient.m": "运行最大值 m",
