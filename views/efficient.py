@@ -63,25 +63,23 @@ set_defaults(
         K_TILE: 0,
     }
 )
-url_state(
-    "efficient",
-    {
-        K_KV: lambda r: parse_int(r, 1, MAX_HEADS),
-        K_STEP: lambda r: parse_int(r, 0, 511),
-        K_MODEL: parse_choice(MODELS),
-        K_TOKENS: lambda r: parse_int(r, 1, MAX_CONTEXT),
-        K_BATCH: lambda r: parse_int(r, 1, MAX_BATCH),
-        K_DTYPE: parse_choice(DTYPES),
-        K_WINDOW: lambda r: parse_int(r, 1, MAX_WINDOW),
-        K_SINKS: lambda r: parse_int(r, 0, MAX_SINKS),
-        K_GLOBAL: _parse_global,
-        K_LAYERS: lambda r: parse_int(r, 1, MAX_LAYERS),
-        K_BLOCK: lambda r: BLOCKS[BLOCKS.index(parse_int(r, 1, 64))],
-        K_HEAD: lambda r: parse_int(r, 0, MAX_HEADS - 1),
-        K_ROW: lambda r: parse_int(r, 0, 511),
-        K_TILE: lambda r: parse_int(r, 0, 511),
-    },
-)
+PARSERS = {
+    K_KV: lambda r: parse_int(r, 1, MAX_HEADS),
+    K_STEP: lambda r: parse_int(r, 0, 511),
+    K_MODEL: parse_choice(MODELS),
+    K_TOKENS: lambda r: parse_int(r, 1, MAX_CONTEXT),
+    K_BATCH: lambda r: parse_int(r, 1, MAX_BATCH),
+    K_DTYPE: parse_choice(DTYPES),
+    K_WINDOW: lambda r: parse_int(r, 1, MAX_WINDOW),
+    K_SINKS: lambda r: parse_int(r, 0, MAX_SINKS),
+    K_GLOBAL: _parse_global,
+    K_LAYERS: lambda r: parse_int(r, 1, MAX_LAYERS),
+    K_BLOCK: lambda r: BLOCKS[BLOCKS.index(parse_int(r, 1, 64))],
+    K_HEAD: lambda r: parse_int(r, 0, MAX_HEADS - 1),
+    K_ROW: lambda r: parse_int(r, 0, 511),
+    K_TILE: lambda r: parse_int(r, 0, 511),
+}
+url_state("efficient", PARSERS)
 st.markdown(t("efficient.intro"))
 tokens = widgets.sentence_tokens(settings)
 config = settings.config(scoring="dot", scale=True)
@@ -104,3 +102,6 @@ sections.kv_cache(sentence, n_kv)
 sections.calculator()
 sections.masks(sentence)
 sections.flash(sentence)
+# the choices that this sentence or these heads made invalid were clamped while drawing: write
+# the values now shown back to the URL (a link reproduces this view, not the stale choice)
+url_state("efficient", PARSERS)

@@ -214,6 +214,9 @@ def test_fewer_sidebar_heads_clamp_the_page_choices():
     assert at2.session_state["efficient.kv_heads"] == 2
     assert at2.session_state["efficient.head"] == 1
     assert at2.session_state["efficient.row"] == 2
+    # the URL shows the clamped values, not the stale choices
+    assert (at2.query_params["kv_heads"], at2.query_params["head"]) == ("2", "1")
+    assert at2.query_params["row"] == "2"
 
 
 def test_chinese_keeps_every_value():
