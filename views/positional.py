@@ -23,13 +23,11 @@ set_defaults(DEFAULTS)
 
 
 settings = open_page("positional")
-url_state(  # the RoPE controls (the page's other controls are not mirrored yet)
-    "positional",
-    {
-        sections.K_ROPE_PAIR: lambda r: parse_int(r, 0, 255),
-        sections.K_ROPE_SHIFT: lambda r: parse_int(r, 1, sections.MAX_SHIFT),
-    },
-)
+URL_PARSERS = {  # the RoPE controls (the page's other controls are not mirrored yet)
+    sections.K_ROPE_PAIR: lambda r: parse_int(r, 0, 255),
+    sections.K_ROPE_SHIFT: lambda r: parse_int(r, 1, sections.MAX_SHIFT),
+}
+url_state("positional", URL_PARSERS)
 st.markdown(t("positional.intro"))
 st.latex(
     r"PE_{(pos,\,2i)} = \sin\!\left(\frac{pos}{10000^{2i/d_{model}}}\right), \qquad "
@@ -58,3 +56,4 @@ sections.layouts(table, n_pos, d_model)
 sections.sentence(settings)
 sections.rope(settings)
 sections.alibi(settings)
+url_state("positional", URL_PARSERS)  # the pair as clamped to the heads' d_k
