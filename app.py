@@ -2,6 +2,7 @@
 
 import streamlit as st
 
+from ui import url
 from ui.i18n import t
 from ui.memory import freeze_once
 from ui.sidebar import init_state, render_sidebar
@@ -21,6 +22,10 @@ PAGES = [
 ]
 
 page = st.navigation(PAGES)
+url.set_page(page.url_path)
 render_sidebar(page.url_path)
-page.run()
+try:
+    page.run()
+finally:  # also when the page stopped early (st.stop) or asked for a rerun
+    url.write(page.url_path)
 freeze_once(page.url_path or "home")  # Streamlit's gc after each run skips what lives on
