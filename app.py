@@ -22,10 +22,11 @@ PAGES = [
 ]
 
 page = st.navigation(PAGES)
-url.set_page(page.url_path)
-render_sidebar(page.url_path)
+page_id = page.url_path or "attention"  # the default page's URL path is ""
+url.set_page(page_id)
+render_sidebar(page_id)
 try:
     page.run()
-finally:  # also when the page stopped early (st.stop) or asked for a rerun
-    url.write(page.url_path)
-freeze_once(page.url_path or "home")  # Streamlit's gc after each run skips what lives on
+finally:  # also when the page asked for a rerun (a stopped page wrote it: ui.url.stop)
+    url.write(page_id)
+freeze_once(page_id)  # Streamlit's gc after each run skips what lives on
