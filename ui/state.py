@@ -84,7 +84,8 @@ def current() -> Settings:
     """The settings as the sidebar holds them now (defaults where not yet set)."""
     ss = st.session_state
     values = {name: ss.get(key(name), default) for name, default in DEFAULTS.items()}
-    values["text"] = values["text"] if isinstance(values["text"], str) else ""
+    text = values["text"] if isinstance(values["text"], str) else ""
+    values["text"] = text[:MAX_CHARS]  # the box keeps all that was typed; the sidebar says so
     return Settings(**values)  # the sidebar's init_state has made (d_model, n_heads) valid
 
 

@@ -4,9 +4,9 @@ grouped-query attention, the KV cache, window / sink / global masks, FlashAttent
 import streamlit as st
 
 from mha_core.efficient import valid_kv_head_counts
-from ui import widgets
+from ui import controls, widgets
 from ui.i18n import t
-from ui.page import keep_valid, open_page, set_defaults, url_state
+from ui.page import open_page, set_defaults, url_state
 from ui.sections import efficient as sections
 from ui.sections.efficient import (
     BLOCKS,
@@ -93,8 +93,7 @@ sentence = sections.Sentence(tokens, config)
 
 nh = config.n_heads
 kv_options = valid_kv_head_counts(nh)
-keep_valid(K_KV, kv_options)
-n_kv = st.select_slider(
+n_kv = controls.select_slider(
     t("efficient.kv_heads"), kv_options, key=K_KV, help=t("efficient.kv_heads_help", nh=nh)
 )
 sections.grouped(sentence, n_kv)
@@ -102,6 +101,3 @@ sections.kv_cache(sentence, n_kv)
 sections.calculator()
 sections.masks(sentence)
 sections.flash(sentence)
-# the choices that this sentence or these heads made invalid were clamped while drawing: write
-# the values now shown back to the URL (a link reproduces this view, not the stale choice)
-url_state("efficient", PARSERS)

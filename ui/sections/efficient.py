@@ -17,11 +17,10 @@ from mha_core.efficient import (
     score_memory,
     window_reach,
 )
-from ui import widgets
+from ui import controls, widgets
 from ui.compute import efficient as compute
 from ui.i18n import t
 from ui.numbers import num, size
-from ui.page import keep_valid
 from viz import efficient as eviz
 from viz.heatmap import head_grid
 
@@ -96,12 +95,10 @@ def kv_cache(s: Sentence, n_kv: int) -> None:
     if len(s.tokens) > CACHE_STEPS:
         st.caption(t("efficient.cache_limit", n=CACHE_STEPS))
     run = compute.cache_run(s.key, s.config, n_kv, n_steps)
-    keep_valid(K_STEP, list(range(run.n_steps)))
-    step = st.slider(
-        t("efficient.step"), 0, max(run.n_steps - 1, 1), key=K_STEP,
-        disabled=run.n_steps < 2, help=t("efficient.step_help"),
-    )  # fmt: skip
-    step = min(step, run.n_steps - 1)
+    step = controls.clamp(K_STEP, list(range(run.n_steps)))
+    if run.n_steps > 1:  # one token: one step, nothing to choose
+        step = controls.slider(t("efficient.step"), 0, run.n_steps - 1, key=K_STEP,
+                               help=t("efficient.step_help"))  # fmt: skip
     cached = s.tokens[: step + 1]
     st.markdown(
         t("efficient.step_text", t=step, token=s.tokens[step], n=len(cached), n_kv=n_kv)
@@ -133,12 +130,15 @@ def calculator() -> None:
     st.subheader(t("efficient.calc"))
     st.latex(r"\text{bytes} = 2 \times L \times n_{kv} \times d_k \times T \times b \times B")
     c_model, c_tokens, c_batch, c_dtype = st.columns([2, 2, 1, 1])
-    name = c_model.selectbox(t("efficient.model"), MODELS, key=K_MODEL)
-    n_tokens = c_tokens.number_input(
-        t("efficient.tokens"), 1, MAX_CONTEXT, step=1024, key=K_TOKENS
+    name = controls.selectbox(t("efficient.model"), MODELS, key=K_MODEL, where=c_model)
+    n_tokens = controls.number_input(
+        t("efficient.tokens"), key=K_TOKENS, where=c_tokens, min_value=1, max_value=MAX_CONTEXT,
+        step=1024,
+    )  # fmt: skip
+    batch = controls.number_input(
+        t("efficient.batch"), key=K_BATCH, where=c_batch, min_value=1, max_value=MAX_BATCH
     )
-    batch = c_batch.number_input(t("efficient.batch"), 1, MAX_BATCH, key=K_BATCH)
-    dtype = c_dtype.selectbox(t("efficient.dtype"), DTYPES, key=K_DTYPE)
+    dtype = controls.selectbox(t("efficient.dtype"), DTYPES, key=K_DTYPE, where=c_dtype)
     c = next(m for m in PUBLISHED_CONFIGS if m.name == name)
     bpv = BYTES_PER_VALUE[dtype]
     total = c.cache_bytes(int(n_tokens), int(batch), bpv)
@@ -177,16 +177,15 @@ def masks(s: Sentence) -> None:
     st.subheader(t("efficient.masks"))
     st.markdown(t("efficient.masks_intro"))
     T = len(s.tokens)
-    ss[K_GLOBAL] = [g for g in ss.get(K_GLOBAL, []) if isinstance(g, int) and 0 <= g < T]
     c_w, c_s, c_g, c_l = st.columns(4)
-    window = c_w.slider(t("efficient.window"), 1, MAX_WINDOW, key=K_WINDOW)
-    sinks = c_s.slider(t("efficient.sinks"), 0, MAX_SINKS, key=K_SINKS,
-                       help=t("efficient.sinks_help"))  # fmt: skip
-    glob = c_g.multiselect(
-        t("efficient.global"), list(range(T)), key=K_GLOBAL, max_selections=MAX_GLOBAL,
-        help=t("efficient.global_help"),
+    window = controls.slider(t("efficient.window"), 1, MAX_WINDOW, key=K_WINDOW, where=c_w)
+    sinks = controls.slider(t("efficient.sinks"), 0, MAX_SINKS, key=K_SINKS, where=c_s,
+                            help=t("efficient.sinks_help"))  # fmt: skip
+    glob = controls.multiselect(
+        t("efficient.global"), range(T), key=K_GLOBAL, where=c_g, max_selections=MAX_GLOBAL,
+        format_func=lambda i: f"{i}: {s.tokens[i]}", help=t("efficient.global_help"),
     )  # fmt: skip
-    layers = c_l.slider(t("efficient.layers"), 1, MAX_LAYERS, key=K_LAYERS)
+    layers = controls.slider(t("efficient.layers"), 1, MAX_LAYERS, key=K_LAYERS, where=c_l)
     m = compute.masked(s.key, s.config, window, sinks, tuple(sorted(glob)), layers)
     left, right = st.columns(2)
     with left:
@@ -239,19 +238,16 @@ def flash(s: Sentence) -> None:
         r" + \textstyle\sum_j e^{s_j - m'} v_j \end{aligned}"
     )
     T, nh = len(s.tokens), s.n_heads
-    keep_valid(K_HEAD, list(range(nh)))
-    keep_valid(K_ROW, list(range(T)))
     c_b, c_h, c_r = st.columns(3)
-    block = c_b.select_slider(t("efficient.block"), BLOCKS, key=K_BLOCK)
-    head = c_h.selectbox(t("efficient.head"), range(nh), key=K_HEAD)
-    # options labelled by position only: a label built from the tokens would change with the
-    # sentence, and Streamlit 1.67 exchanges the label with the browser (the token is shown below)
-    row = c_r.selectbox(t("efficient.row"), range(T), key=K_ROW, help=t("efficient.row_help"))
+    block = controls.select_slider(t("efficient.block"), BLOCKS, key=K_BLOCK, where=c_b)
+    head = controls.selectbox(t("efficient.head"), range(nh), key=K_HEAD, where=c_h)
+    row = controls.selectbox(t("efficient.row"), range(T), key=K_ROW, where=c_r,
+                             format_func=lambda i: f"{i}: {s.tokens[i]}")  # fmt: skip
     f = compute.flash_row(s.key, s.config, block, head, row)
     n = len(f.key_ranges)
-    keep_valid(K_TILE, list(range(n)))
-    tile = st.slider(t("efficient.tile"), 0, max(n - 1, 1), key=K_TILE, disabled=n < 2)
-    tile = min(tile, n - 1)
+    tile = controls.clamp(K_TILE, list(range(n)))
+    if n > 1:  # one tile: nothing to step through
+        tile = controls.slider(t("efficient.tile"), 0, n - 1, key=K_TILE)
     k0, k1 = f.key_ranges[tile]
     fig = eviz.tiled_scores(
         f.scores, s.tokens, block_size=block, row=row, tile=tile, key_ranges=f.key_ranges,

@@ -10,10 +10,9 @@ import streamlit as st
 import viz
 from mha_core import MAX_TOKENS, EncoderDecoderConfig
 from mha_core.encdec_view import BatchView, DropoutView, PairAttention
-from ui import widgets
+from ui import controls, widgets
 from ui.compute.attention import tokenize
 from ui.i18n import t
-from ui.page import keep_valid
 from ui.state import (
     MAX_HEADS,
     MAX_SEED,
@@ -57,8 +56,6 @@ DEFAULTS = {
     K_P: 0.2,
     K_DROP_SEED: 0,
 }
-# the page's own widgets drawn only for some parts (kept while another part is shown)
-PART_KEYS = {"padding": (K_CUT, K_HEAD), "addnorm": (K_CUT,), "dropout": (K_P, K_HEAD)}
 
 
 def _num(x: float) -> str:
@@ -91,44 +88,29 @@ def sentence_tokens(text: str, tokenizer: str, which: str) -> list[str]:
     return list(tok.tokens)
 
 
-def keep_controls(drawn: set[str]) -> None:
-    """Part controls not drawn in this run keep their values (Streamlit forgets the value of a
-    widget that is not drawn): set them again from the script."""
-    ss = st.session_state
-    for key in {k for keys in PART_KEYS.values() for k in keys} - drawn:
-        if key in ss:
-            ss[key] = ss[key]
-
-
-def part_keys(part: str, n_src: int) -> set[str]:
-    """The part controls drawn for `part` on a source of `n_src` tokens."""
-    keys = set(PART_KEYS.get(part, ()))
-    if n_src < 3:  # no choice of cut: sentence 2 is 1 token (or there is no sentence 2)
-        keys.discard(K_CUT)
-    return keys
-
-
 # --- the controls ----------------------------------------------------------------------------
 def model_controls() -> tuple[int, int, bool]:
     """Layers N, the layer shown, pre-norm: (n_layers, layer, norm_first)."""
     c1, c2, c3 = st.columns(3)
-    n_layers = c1.select_slider(
-        t(f"{P}.layers"), LAYER_COUNTS, key=K_LAYERS, help=t(f"{P}.layers_help")
+    n_layers = controls.select_slider(
+        t(f"{P}.layers"), LAYER_COUNTS, key=K_LAYERS, help=t(f"{P}.layers_help"), where=c1
     )
-    keep_valid(K_LAYER, list(range(n_layers)))
-    layer = c2.selectbox(
+    layer = controls.selectbox(
         t(f"{P}.layer"),
         range(n_layers),
         format_func=lambda v: t(f"{P}.layer_option", l=v),
         key=K_LAYER,
         help=t(f"{P}.layer_help"),
+        where=c2,
     )
-    norm_first = c3.toggle(t(f"{P}.pre_norm"), key=K_PRE_NORM, help=t(f"{P}.pre_norm_help"))
+    norm_first = controls.toggle(
+        t(f"{P}.pre_norm"), key=K_PRE_NORM, help=t(f"{P}.pre_norm_help"), where=c3
+    )
     return n_layers, layer, norm_first
 
 
 def part_picker() -> str:
-    return st.radio(
+    return controls.radio(
         t(f"{P}.part"),
         PARTS,
         format_func=lambda v: t(f"{P}.part.{v}"),
@@ -138,12 +120,12 @@ def part_picker() -> str:
 
 
 def head_picker(n_heads: int, where=None) -> int:
-    keep_valid(K_HEAD, list(range(n_heads)))
-    return (where or st).selectbox(
+    return controls.selectbox(
         t(f"{P}.head"),
         range(n_heads),
         format_func=lambda h: t(f"{P}.head_option", h=h),
         key=K_HEAD,
+        where=where,
     )
 
 
@@ -157,9 +139,12 @@ def batch_controls(n_src: int, n_heads: int, part: str) -> tuple[int | None, int
         return None, head
     if n_src == 2:
         return 1, head
-    keep_valid(K_CUT, list(range(1, n_src)))
-    cut = cut_col.select_slider(
-        t(f"{P}.pad.cut"), list(range(1, n_src)), key=K_CUT, help=t(f"{P}.pad.cut_help")
+    cut = controls.select_slider(
+        t(f"{P}.pad.cut"),
+        range(1, n_src),
+        key=K_CUT,
+        help=t(f"{P}.pad.cut_help"),
+        where=cut_col,
     )
     return cut, head
 
@@ -182,7 +167,9 @@ def _resample() -> None:
 def dropout_controls(n_heads: int) -> tuple[float, int]:
     """The probability p and the head; the button draws a new mask (a new seed)."""
     c1, c2, c3 = st.columns([2, 1, 1], vertical_alignment="bottom")
-    p = c1.select_slider(t(f"{P}.drop.p"), DROPOUT_PS, key=K_P, help=t(f"{P}.drop.p_help"))
+    p = controls.select_slider(
+        t(f"{P}.drop.p"), DROPOUT_PS, key=K_P, help=t(f"{P}.drop.p_help"), where=c1
+    )
     head = head_picker(n_heads, c2)
     c3.button(t(f"{P}.drop.resample"), key=f"{P}.resample", on_click=_resample)
     return p, head

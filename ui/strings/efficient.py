@@ -95,8 +95,7 @@ EN = {
     "efficient.sinks": "Sink tokens",
     "efficient.sinks_help": "The first k tokens stay visible to every later token.",
     "efficient.global": "Global tokens",
-    "efficient.global_help": "Positions of the global tokens (the tokens are numbered above). A "
-    "global token sees every earlier token and every later token sees it.",
+    "efficient.global_help": "A global token sees every earlier token and every later token sees it.",
     "efficient.layers": "Layers L",
     "efficient.mask_fig": "The mask: who may look at whom",
     "efficient.visible": "visible",
@@ -126,7 +125,6 @@ EN = {
     "efficient.block": "Block size",
     "efficient.head": "Head",
     "efficient.row": "Query row",
-    "efficient.row_help": "The position of the query token (the tokens are numbered above).",
     "efficient.tile": "Key block (tile) read so far",
     "efficient.tiles_fig": "Head {h}: scores in tiles",
     "efficient.tiles_caption": "Scaled scores q·k/√d_k of one head. Grey lines: the blocks; orange: "
@@ -236,8 +234,7 @@ ZH = {
     "efficient.sinks": "汇聚词元数",
     "efficient.sinks_help": "前 k 个词元对之后的每个词元始终可见。",
     "efficient.global": "全局词元",
-    "efficient.global_help": "全局词元的位置(词元的编号见上方)。全局词元能看到之前的每个词元,"
-    "之后的每个词元也能看到它。",
+    "efficient.global_help": "全局词元能看到之前的每个词元,之后的每个词元也能看到它。",
     "efficient.layers": "层数 L",
     "efficient.mask_fig": "掩码:谁可以看谁",
     "efficient.visible": "可见",
@@ -262,7 +259,6 @@ ZH = {
     "efficient.block": "块大小",
     "efficient.head": "头",
     "efficient.row": "查询行",
-    "efficient.row_help": "查询词元的位置(词元的编号见上方)。",
     "efficient.tile": "已读到的键块(分块)",
     "efficient.tiles_fig": "头 {h}:分块的分数",
     "efficient.tiles_caption": "一个头的缩放分数 q·k/√d_k。灰线:分块;橙色:所选行所在查询块的各个分块,"
