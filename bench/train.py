@@ -30,14 +30,10 @@ import torch.nn.functional as F
 from torch import nn
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from mha_core.toy_tasks import PAD, get_task  # noqa: E402
-from mha_core.training import (  # noqa: E402
-    DEFAULTS,
-    TRAIN_THREADS,
-    ToyTrainer,
-    evaluate,
-    train_toy,
-)
+from mha_core.transformer.prediction import evaluate  # noqa: E402
+from mha_core.transformer.threads import TRAIN_THREADS  # noqa: E402
+from mha_core.transformer.toy_tasks import PAD, get_task  # noqa: E402
+from mha_core.transformer.training import DEFAULTS, ToyTrainer, train_toy  # noqa: E402
 
 
 class TorchEncoderDecoder(nn.Module):

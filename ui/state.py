@@ -7,7 +7,7 @@ from dataclasses import dataclass
 import streamlit as st
 
 from mha_core import MAX_TOKENS, AttentionConfig, valid_head_counts
-from mha_core.config import MASKS, SCORINGS
+from mha_core.layer.config import MASKS, SCORINGS
 from ui.strings import LANGS
 
 D_MODELS = (4, 8, 12, 16, 24, 32, 48, 64, 96, 128, 192, 256, 384, 512)

@@ -6,7 +6,7 @@ import json
 from dataclasses import dataclass, fields
 from pathlib import Path
 
-from ..config import check_heads
+from ..layer.config import check_heads
 
 
 @dataclass(frozen=True)

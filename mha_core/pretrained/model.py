@@ -12,7 +12,7 @@ One BERT layer (post-LayerNorm, as in the original paper):
     x = LayerNorm(x + W_2 gelu(W_1 x + b_1) + b_2)  # feed-forward (exact erf GELU), Add & Norm
 
 Shapes: T tokens, C = d_model (384), nh heads, hs = C / nh, L layers.
-Loading is in `loading.py`, re-heading in `reheading.py`, tokenizing in `mha_core/wordpiece.py`.
+Loading is in `loading.py`, re-heading in `reheading.py`, tokenizing in `layer/wordpiece.py`.
 Results are returned, never stored on the module: one loaded model serves every user at once.
 """
 
@@ -25,8 +25,8 @@ import torch
 import torch.nn.functional as F
 from torch import nn
 
-from ..attention import AttentionTrace, MultiHeadAttention
-from ..wordpiece import BertInput, BertTokenizer
+from ..layer.attention import AttentionTrace, MultiHeadAttention
+from ..layer.wordpiece import BertInput, BertTokenizer
 from .config import BertConfig
 
 
@@ -241,7 +241,7 @@ class PretrainedModel(nn.Module):
     # --- reading heads (mha_core.reading) --------------------------------------------------
     def value_norms(self, trace_or_text: PretrainedTrace | str) -> torch.Tensor:
         """(L, nh, T, T) value-weighted norms || alpha_ij f_h(x_j) ||; see `reading.value_norms`."""
-        from ..reading import value_norms
+        from ..interpret.value_norms import value_norms
 
         return value_norms(self, trace_or_text)
 
@@ -250,6 +250,6 @@ class PretrainedModel(nn.Module):
     ) -> np.ndarray:
         """(L, nh) 1 - cos of the sentence embedding with each head zeroed; see
         `reading.head_ablation`."""
-        from ..reading import head_ablation
+        from ..interpret.ablation import head_ablation
 
         return head_ablation(self, trace_or_text, text_pair)

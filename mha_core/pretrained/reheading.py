@@ -9,9 +9,9 @@ from typing import NamedTuple
 import numpy as np
 import torch
 
-from ..attention import AttentionTrace, MultiHeadAttention
-from ..config import valid_head_counts
-from ..stats import head_stats, hide_tokens
+from ..layer.attention import AttentionTrace, MultiHeadAttention
+from ..layer.config import valid_head_counts
+from ..layer.stats import head_stats, hide_tokens
 from .model import PretrainedModel, PretrainedTrace
 
 

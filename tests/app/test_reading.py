@@ -15,18 +15,18 @@ import pytest
 import torch
 
 import mha_core
-from mha_core.reading import (
+from mha_core.interpret import (
     CATEGORIES,
     CLARK_2019,
     attention_shares,
     corpus_statistics,
     head_ablation,
     load_corpus,
+    query_key_map,
     rollout,
     row_shares,
     value_norms,
 )
-from mha_core.reading_views import query_key_map
 from tests.app.conftest import figure, page_text, plotly_array, run_app, shared
 from tests.app.test_hostile_input import RAW_MARKUP, TEXTS
 from ui.strings import STRINGS

@@ -22,7 +22,7 @@ from transformers import AutoTokenizer, BertModel
 from transformers.models.bert.tokenization_bert_legacy import BertTokenizerLegacy
 
 import mha_core
-from mha_core.attention import AttentionTrace
+from mha_core.layer.attention import AttentionTrace
 from mha_core.pretrained import PretrainedModel, PretrainedTrace, default_model_path
 from tests.conftest import assert_close_f32
 

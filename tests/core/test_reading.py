@@ -17,8 +17,7 @@ import torch.nn.functional as F
 from transformers import BertModel
 
 import mha_core
-from mha_core.pretrained import PretrainedModel, default_model_path
-from mha_core.reading import (
+from mha_core.interpret import (
     CATEGORIES,
     CLARK_2019,
     CLARK_2019_CITATION,
@@ -34,6 +33,7 @@ from mha_core.reading import (
     transformed_value_norms,
     value_norms,
 )
+from mha_core.pretrained import PretrainedModel, default_model_path
 
 SENTENCES = [
     "The committee, which met on Friday, postponed the vote until March.",

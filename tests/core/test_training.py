@@ -22,8 +22,9 @@ from mha_core import (
     predict,
     train_toy,
 )
-from mha_core.toy_tasks import BOS, EOS, PAD, SPECIALS
-from mha_core.training import DEFAULTS, TRAIN_THREADS, TrainSettings, suggested_lr
+from mha_core.transformer.threads import TRAIN_THREADS
+from mha_core.transformer.toy_tasks import BOS, EOS, PAD, SPECIALS
+from mha_core.transformer.training import DEFAULTS, TrainSettings, suggested_lr
 
 # The page's defaults (d_model 64, 4 heads, 1 layer, 300 steps: a few seconds) with seed 3.
 # Every seed tried (0-5) reaches 100% on reversal; how crisp the best cross-attention head gets

@@ -5,7 +5,7 @@ from __future__ import annotations
 import streamlit as st
 
 from mha_core import MAX_TOKENS, EncoderDecoder, EncoderDecoderConfig
-from mha_core.encdec_view import (
+from mha_core.lessons.encoder_decoder import (
     BatchView,
     DropoutView,
     PairAttention,

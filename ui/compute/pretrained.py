@@ -6,9 +6,9 @@ import numpy as np
 import streamlit as st
 
 from mha_core import AttentionTrace
+from mha_core.layer.stats import HeadStats, head_kinds, head_stats, hide_tokens
 from mha_core.pretrained import PretrainedModel, PretrainedTrace, load_pretrained
 from mha_core.pretrained.reheading import ReheadSummary, rehead_summary
-from mha_core.stats import HeadStats, head_kinds, head_stats, hide_tokens
 
 
 @st.cache_resource(show_spinner=False)

@@ -9,17 +9,20 @@ from collections.abc import Callable
 import numpy as np
 import streamlit as st
 
-from mha_core.reading import (
+from mha_core.interpret import (
     CorpusStatistics,
+    FilteredAttention,
+    QueryKeyMap,
     attention_shares,
     corpus_statistics,
+    filter_attention,
     head_ablation,
     load_corpus,
+    query_key_map,
     rollout,
     row_shares,
     value_norms,
 )
-from mha_core.reading_views import FilteredAttention, QueryKeyMap, filter_attention, query_key_map
 from ui.compute.pretrained import model, rehead, run
 
 CORPUS_LIMIT: int | None = None  # sentences of the built-in corpus used (None: all; tests: a few)

@@ -19,7 +19,8 @@ import pandas as pd
 import safetensors.torch
 
 from mha_core import TASKS, ToyRun, ToyTask, ToyTrainer, evaluate, mirror_index, predict
-from mha_core.training import DEFAULTS, Prediction, TrainProgress
+from mha_core.transformer.prediction import Prediction
+from mha_core.transformer.training import DEFAULTS, TrainProgress
 
 # The choices offered (the core's defaults are always among them).
 TASK_NAMES = tuple(TASKS)

@@ -9,7 +9,7 @@ import streamlit as st
 
 import viz
 from mha_core import MAX_TOKENS, EncoderDecoderConfig
-from mha_core.encdec_view import BatchView, DropoutView, PairAttention
+from mha_core.lessons.encoder_decoder import BatchView, DropoutView, PairAttention
 from ui import widgets
 from ui.compute.attention import tokenize
 from ui.i18n import t

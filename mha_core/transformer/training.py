@@ -15,12 +15,10 @@ same number of torch threads).
 
 from __future__ import annotations
 
-import contextlib
 import copy
 import math
-import threading
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from typing import NamedTuple
 
@@ -28,53 +26,12 @@ import numpy as np
 import torch
 import torch.nn.functional as F
 
-from .config import check_heads
-from .toy_tasks import BOS, EOS, PAD, ToyBatch, ToyTask, get_task
-from .transformer import EncoderDecoder, EncoderDecoderConfig, greedy_decode
+from ..layer.config import check_heads
+from .model import EncoderDecoder, EncoderDecoderConfig
+from .threads import TRAIN_THREADS, _torch_threads
+from .toy_tasks import PAD, ToyBatch, ToyTask, get_task
 
 _DATA_CHUNK = 100  # batches drawn from the generator at once (fixed: it decides the data order)
-TRAIN_THREADS = 1  # torch intra-op threads while training (see `_torch_threads`)
-
-_threads_lock = threading.Lock()
-_threads_users = 0  # threads inside `_torch_threads` right now
-_threads_saved = 0  # the count before the first of them entered
-_threads_local = threading.local()  # per-thread nesting depth
-
-
-@contextlib.contextmanager
-def _torch_threads(n: int | None) -> Iterator[None]:
-    """Run torch ops with n intra-op threads, then restore the previous count.
-
-    The tensors here are tiny (64 x 9 x 64): a second thread buys nothing, and on a busy
-    machine its synchronisation made a training step ~10x slower (measured on 2 shared cores).
-    With OpenMP, `torch.set_num_threads` sets the calling thread's count and the default that
-    new threads start with. Sessions of one server train in threads of their own, so the count
-    from before the first of them entered is kept and every thread restores that one on
-    leaving (restoring "its own" previous value could keep another trainer's 1 for good).
-    """
-    global _threads_users, _threads_saved
-    depth = getattr(_threads_local, "depth", 0)
-    if n is None or depth > 0:  # nested (evaluate inside on_step): the outer one decides
-        _threads_local.depth = depth + 1
-        try:
-            yield
-        finally:
-            _threads_local.depth = depth
-        return
-    with _threads_lock:
-        if _threads_users == 0:
-            _threads_saved = torch.get_num_threads()
-        _threads_users += 1
-        torch.set_num_threads(n)
-    _threads_local.depth = 1
-    try:
-        yield
-    finally:
-        _threads_local.depth = 0
-        with _threads_lock:
-            _threads_users -= 1
-            torch.set_num_threads(_threads_saved)
-
 
 @dataclass(frozen=True)
 class TrainSettings:
@@ -449,91 +406,3 @@ def train_toy(
     )
     trainer.advance(on_step=on_step)
     return trainer.result()
-
-
-# --- using a trained run -------------------------------------------------------------------
-def _pad_to(ids: torch.Tensor, width: int) -> torch.Tensor:
-    """Greedy output (B, 1 + m) -> predicted ids (B, width) without BOS, EOS-padded."""
-    pred = ids[:, 1 : width + 1]
-    if pred.shape[1] < width:
-        fill = torch.full((ids.shape[0], width - pred.shape[1]), EOS, dtype=ids.dtype)
-        pred = torch.cat([pred, fill], dim=1)
-    return pred
-
-
-@torch.no_grad()
-def evaluate(run: ToyRun, n: int = 1000, seed: int = 1234) -> float:
-    """Exact-sequence accuracy of greedy decoding on n fresh examples drawn with `seed`."""
-    task, model = run.task, run.model
-    batch = task.sample(n, seed)
-    was_training = model.training
-    model.eval()
-    with _torch_threads(TRAIN_THREADS):
-        ys = greedy_decode(
-            model, batch.src, BOS, task.width, src_key_padding_mask=batch.src_pad, eos_id=EOS
-        )  # (B, 1 + m)
-    model.train(was_training)
-    return task.score(_pad_to(ys, task.width), batch)[1]
-
-
-@dataclass(frozen=True, eq=False)
-class Prediction:
-    """The trained model's greedy answer for one input, with every attention that made it."""
-
-    input: tuple[str, ...]  # the symbols typed
-    output: tuple[str, ...]  # the model's answer (symbols, up to its EOS)
-    expected: tuple[str, ...]  # the correct answer
-    src_tokens: tuple[str, ...]  # encoder tokens: input, <eos>
-    tgt_tokens: tuple[str, ...]  # decoder inputs (query rows): <bos>, then the answer so far
-    out_tokens: tuple[str, ...]  # what each decoder row produced (the answer, then <eos>)
-    encoder_self: tuple[np.ndarray, ...]  # per layer (nh, S, S)
-    decoder_self: tuple[np.ndarray, ...]  # per layer (nh, T, T)
-    cross: tuple[np.ndarray, ...]  # per layer (nh, T, S)
-    in_training_range: bool  # False if the input length was never seen in training
-
-    @property
-    def correct(self) -> bool:
-        return self.output == self.expected
-
-
-@torch.no_grad()
-def predict(run: ToyRun, text_or_symbols: str | Sequence[str]) -> Prediction:
-    """Run the trained model greedily on one input ('h a c e', 'hace' or a list of symbols).
-
-    Any length from 1 to the task's max_len is accepted (lengths outside training's range show
-    how the model generalises). The attention is that of the decoder reading its own answer,
-    which (causal masking) equals what each greedy step saw.
-    """
-    task, model = run.task, run.model
-    if isinstance(text_or_symbols, str):
-        symbols = task.parse(text_or_symbols, any_length=True)
-    else:
-        symbols = task.check(text_or_symbols, any_length=True)
-    vocab = task.vocab
-    src = torch.tensor([task.encode(symbols) + [EOS]])  # (1, S)
-    was_training = model.training
-    model.eval()
-    with _torch_threads(TRAIN_THREADS):
-        ys = greedy_decode(model, src, BOS, task.width, eos_id=EOS)  # (1, 1 + m)
-        gen = ys[0, 1:].tolist()
-        k = gen.index(EOS) if EOS in gen else len(gen)  # rows that produced a symbol
-        rows = min(k + 1, task.width)
-        tgt_in = ys[:, :rows]  # (1, T)
-        tr = model(src, tgt_in)
-    model.train(was_training)
-
-    def arrays(traces) -> tuple[np.ndarray, ...]:
-        return tuple(t.weights[0].numpy().copy() for t in traces)
-
-    return Prediction(
-        input=symbols,
-        output=task.decode(gen),
-        expected=task.target(symbols),
-        src_tokens=tuple(vocab[i] for i in src[0].tolist()),
-        tgt_tokens=tuple(vocab[i] for i in tgt_in[0].tolist()),
-        out_tokens=tuple(vocab[i] for i in gen[:rows]),
-        encoder_self=arrays(tr.encoder_self),
-        decoder_self=arrays(tr.decoder_self),
-        cross=arrays(tr.decoder_cross),
-        in_training_range=task.min_len <= len(symbols) <= task.max_len,
-    )

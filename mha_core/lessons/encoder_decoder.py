@@ -23,10 +23,10 @@ from dataclasses import dataclass
 
 import torch
 
+from ..layer.embed import embed_tokens
+from ..layer.masks import padding_mask as make_padding_mask
+from ..transformer.model import EncoderDecoder
 from .addnorm import DropoutResult, NormStatistics, attention_dropout, norm_statistics
-from .attention import padding_mask as make_padding_mask
-from .embed import embed_tokens
-from .transformer import EncoderDecoder
 
 
 def _owned(t: torch.Tensor) -> torch.Tensor:

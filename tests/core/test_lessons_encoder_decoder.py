@@ -7,7 +7,7 @@ import torch
 import torch.nn.functional as F
 
 from mha_core import EncoderDecoder, EncoderDecoderConfig, embed_tokens, padding_mask
-from mha_core.encdec_view import batch_view, dropout_view, pair_attention
+from mha_core.lessons.encoder_decoder import batch_view, dropout_view, pair_attention
 from tests.conftest import assert_close_f32
 
 SRC = ["the", "cat", "saw", "the", "dog"]

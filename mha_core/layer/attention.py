@@ -22,17 +22,7 @@ import torch.nn.functional as F
 from torch import nn
 
 from .config import check_dropout, check_heads, check_scoring, check_temperature
-
-
-def causal_mask(t_q: int, t_k: int | None = None, device=None) -> torch.Tensor:
-    """(Tq, Tk) bool, True on and below the diagonal: token i may look at tokens 0..i."""
-    t_k = t_q if t_k is None else t_k
-    return torch.ones(t_q, t_k, dtype=torch.bool, device=device).tril()
-
-
-def padding_mask(lengths: list[int], t: int) -> torch.Tensor:
-    """(B, T) bool, True where a position is padding (at or past each sequence's length)."""
-    return torch.arange(t)[None, :] >= torch.tensor(lengths)[:, None]
+from .masks import combine_masks
 
 
 @dataclass(frozen=True, eq=False)
@@ -232,7 +222,7 @@ class MultiHeadAttention(nn.Module):
         # 2. + 3. score every query against every key, scaled by 1/sqrt(d_k) (and 1/temperature)
         att, scale_factor, additive = self._scaled_scores(qf, kf, temperature)  # (B,nh,Tq,Tk)
         # 3. mask: -inf where a query may not look
-        allowed = _combine_masks(mask, key_padding_mask, B, Tq, Tk, att.device)
+        allowed = combine_masks(mask, key_padding_mask, B, Tq, Tk, att.device)
         if allowed is not None:
             att = att.masked_fill(~allowed, float("-inf"))  # (B, nh, Tq, Tk)
         # 4. softmax along the keys: each row becomes weights that sum to 1
@@ -384,34 +374,3 @@ def _finite_logits(att: torch.Tensor, temperature: float, scale_factor: float) -
         big = torch.finfo(att.dtype).max
         return torch.nan_to_num(att, nan=0.0, posinf=big, neginf=-big)
     return att
-
-
-def _combine_masks(
-    mask: torch.Tensor | str | None,
-    key_padding_mask: torch.Tensor | None,
-    B: int,
-    Tq: int,
-    Tk: int,
-    device,
-) -> torch.Tensor | None:
-    """One boolean 'may attend' mask broadcastable to (B, nh, Tq, Tk), or None."""
-    allowed = None
-    if isinstance(mask, str):
-        if mask == "causal":
-            allowed = causal_mask(Tq, Tk, device)[None, None]  # (1, 1, Tq, Tk)
-        elif mask != "none":
-            raise ValueError(f"mask must be 'causal', 'none', a bool tensor or None; got {mask!r}")
-    elif mask is not None:
-        if mask.dtype != torch.bool:
-            raise ValueError("mask must be a bool tensor, True where attending is allowed")
-        allowed = mask
-        while allowed.dim() < 4:
-            allowed = allowed.unsqueeze(0)  # (Tq, Tk) -> (1, 1, Tq, Tk); (B, Tq, Tk) below
-        if mask.dim() == 3:
-            allowed = mask[:, None]  # (B, 1, Tq, Tk)
-    if key_padding_mask is not None:
-        if key_padding_mask.shape != (B, Tk):
-            raise ValueError(f"key_padding_mask must have shape (B, Tk) = {(B, Tk)}")
-        keep = ~key_padding_mask.bool()[:, None, None, :]  # (B, 1, 1, Tk)
-        allowed = keep if allowed is None else allowed & keep
-    return allowed

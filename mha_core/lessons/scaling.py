@@ -20,7 +20,7 @@ from typing import NamedTuple
 import numpy as np
 import torch
 
-from .config import check_seed, check_temperature
+from ..layer.config import check_seed, check_temperature
 
 DISTRIBUTIONS = ("normal", "uniform", "rademacher")
 # d_k from 1 to 1024: powers of two and the points halfway between them (3 * 2^k)

@@ -30,10 +30,10 @@ from dataclasses import dataclass
 
 import torch
 
-from .attention import MultiHeadAttention
-from .embed import embed_tokens
-from .pipeline import SentenceAttention
-from .positional import sinusoidal_encoding
+from ..layer.attention import MultiHeadAttention
+from ..layer.embed import embed_tokens
+from ..layer.pipeline import SentenceAttention
+from ..layer.positional import sinusoidal_encoding
 
 
 @dataclass(frozen=True, eq=False)
