@@ -11,7 +11,7 @@ from ..layer.wordpiece import BertInput, BertTokenizer, default_model_path
 from .config import BertConfig
 from .loading import load_pretrained
 from .model import PretrainedModel, PretrainedTrace
-from .reheading import rehead
+from .reheading import layer_trace, rehead
 
 __all__ = [
     "BertConfig",
@@ -20,6 +20,7 @@ __all__ = [
     "PretrainedModel",
     "PretrainedTrace",
     "default_model_path",
+    "layer_trace",
     "load_pretrained",
     "rehead",
 ]

@@ -201,8 +201,8 @@ class PretrainedModel(nn.Module):
 
         `keep_layers=False` leaves `layers` empty and keeps only `attentions` (L, nh, T, T) and
         `hidden_states` (L+1, T, C): each layer's q, k, v, per-head outputs, concat and output
-        (several (T, C) tensors per layer) are not kept. `layer_trace(trace, i)` recomputes
-        layer i's full trace from its input hidden state, the same numbers as the one kept here.
+        (several (T, C) tensors per layer) are not kept. `reheading.layer_trace(model, trace, i)`
+        recomputes layer i's full trace from its input hidden state (the same numbers).
         """
         tk = self.tokenize(text, text_pair, max_tokens)
         ids = torch.tensor(tk.ids, dtype=torch.long)  # (T,)
@@ -223,33 +223,3 @@ class PretrainedModel(nn.Module):
             truncated=tk.truncated,
             n_total_tokens=tk.n_total,
         )
-
-    def rehead(
-        self, trace_or_text: PretrainedTrace | str, layer: int, n_heads: int
-    ) -> AttentionTrace:
-        """Layer `layer`'s attention with its trained projections split into `n_heads` heads
-        (see `mha_core.pretrained.reheading.rehead`)."""
-        from .reheading import rehead
-
-        return rehead(self, trace_or_text, layer, n_heads)
-
-    def layer_trace(self, trace_or_text: PretrainedTrace | str, layer: int) -> AttentionTrace:
-        """Layer `layer`'s full AttentionTrace (q, k, v, scores, weights, ...), recomputed from
-        the trace's hidden states; the same numbers as `trace.layers[layer]`."""
-        return self.rehead(trace_or_text, layer, self.n_heads)
-
-    # --- reading heads (mha_core.reading) --------------------------------------------------
-    def value_norms(self, trace_or_text: PretrainedTrace | str) -> torch.Tensor:
-        """(L, nh, T, T) value-weighted norms || alpha_ij f_h(x_j) ||; see `reading.value_norms`."""
-        from ..interpret.value_norms import value_norms
-
-        return value_norms(self, trace_or_text)
-
-    def head_ablation(
-        self, trace_or_text: PretrainedTrace | str, text_pair: str | None = None
-    ) -> np.ndarray:
-        """(L, nh) 1 - cos of the sentence embedding with each head zeroed; see
-        `reading.head_ablation`."""
-        from ..interpret.ablation import head_ablation
-
-        return head_ablation(self, trace_or_text, text_pair)

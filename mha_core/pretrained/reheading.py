@@ -48,6 +48,14 @@ def rehead(
         return mha(x)
 
 
+def layer_trace(
+    model: PretrainedModel, trace_or_text: PretrainedTrace | str, layer: int
+) -> AttentionTrace:
+    """Layer `layer`'s full AttentionTrace (q, k, v, scores, weights, ...), recomputed from the
+    trace's hidden states; the same numbers as `trace.layers[layer]` of a trace that kept them."""
+    return rehead(model, trace_or_text, layer, model.n_heads)
+
+
 class ReheadSummary(NamedTuple):
     """A re-headed layer beside the original, as the pretrained page shows it."""
 
