@@ -5,6 +5,7 @@ from __future__ import annotations
 import streamlit as st
 
 from mha_core import valid_head_counts
+from mha_core.layer.config import head_size
 from ui import state
 from ui.i18n import t
 from ui.state import D_MODELS, DEFAULTS, EXAMPLES, MAX_CHARS, MAX_HEADS, MAX_SEED, key
@@ -104,7 +105,8 @@ def render_sidebar(page_id: str = "") -> state.Settings:
         heads = valid_head_counts(d_model, MAX_HEADS)
         st.select_slider(t("side.n_heads"), heads, key=key("n_heads"))
         n_heads = st.session_state[key("n_heads")]
-        st.markdown(t("side.d_k", d_model=d_model, n_heads=n_heads, d_k=d_model // n_heads))
+        d_k = head_size(d_model, n_heads)
+        st.markdown(t("side.d_k", d_model=d_model, n_heads=n_heads, d_k=d_k))
         st.number_input(t("side.seed"), min_value=0, max_value=MAX_SEED, step=1, key=key("seed"))
         st.toggle(t("side.positional"), key=key("positional"))
         additive = st.session_state[key("scoring")] == "additive"

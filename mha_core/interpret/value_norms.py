@@ -24,7 +24,7 @@ def transformed_value_norms(model: PretrainedModel, trace_or_text) -> torch.Tens
     """
     trace = as_trace(model, trace_or_text)
     L, nh, C = model.n_layers, model.n_heads, model.d_model
-    hs, T = C // nh, trace.hidden_states.shape[1]
+    hs, T = model.config.d_k, trace.hidden_states.shape[1]
     out = torch.empty(L, nh, T, dtype=trace.hidden_states.dtype)  # (L, nh, T)
     with torch.inference_mode():
         for i, layer in enumerate(model.layers):

@@ -21,7 +21,7 @@ import torch
 import torch.nn.functional as F
 from torch import nn
 
-from .config import check_dropout, check_heads, check_scoring, check_temperature
+from .config import check_dropout, check_heads, check_scoring, check_temperature, head_size
 from .masks import combine_masks
 
 
@@ -110,7 +110,7 @@ class MultiHeadAttention(nn.Module):
         check_heads(d_model, n_heads)
         check_scoring(scoring)
         check_dropout(dropout)
-        self.d_model, self.n_heads, self.d_k = d_model, n_heads, d_model // n_heads
+        self.d_model, self.n_heads = d_model, n_heads
         self.scale, self.scoring, self.dropout = scale, scoring, dropout
         self.kdim = d_model if kdim is None else kdim
         self.vdim = d_model if vdim is None else vdim
@@ -130,6 +130,11 @@ class MultiHeadAttention(nn.Module):
             self.additive_k = nn.Parameter(torch.empty(n_heads, hs, hs))  # W_k per head
             self.additive_v = nn.Parameter(torch.empty(n_heads, hs))  # v per head
         self.reset_parameters(seed)
+
+    @property
+    def d_k(self) -> int:
+        """Dimensions per head (hs): d_model / n_heads."""
+        return head_size(self.d_model, self.n_heads)
 
     @torch.no_grad()
     def reset_parameters(self, seed: int | None = 0) -> None:

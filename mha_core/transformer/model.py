@@ -15,7 +15,7 @@ import torch
 from torch import nn
 
 from ..layer.attention import AttentionTrace
-from ..layer.config import check_heads
+from ..layer.config import check_heads, head_size
 from ..layer.positional import sinusoidal_encoding
 from .layers import (
     DecoderLayer,
@@ -70,7 +70,7 @@ class EncoderDecoderConfig:
     @property
     def d_k(self) -> int:
         """Dimensions per head: d_model / n_heads."""
-        return self.d_model // self.n_heads
+        return head_size(self.d_model, self.n_heads)
 
 
 class EncoderOutput(NamedTuple):

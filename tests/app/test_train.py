@@ -57,7 +57,7 @@ def _reference(steps=6, **kw):
     """The run the page makes for these settings, made here with the core directly."""
     choice = TrainChoice(steps=steps, **kw)
     return train_toy(
-        choice.task,
+        task=choice.task,
         d_model=choice.d_model,
         n_heads=choice.n_heads,
         n_layers=choice.n_layers,
