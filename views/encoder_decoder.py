@@ -25,8 +25,8 @@ target = st.text_input(
 )
 n_layers, layer, norm_first = sections.model_controls()
 part = sections.part_picker()
-src = sections.sentence_tokens(settings.text, settings.tokenizer, "source")
-tgt = sections.sentence_tokens(target, settings.tokenizer, "target")
+src = sections.source_target_tokens(settings.text, settings.tokenizer, "source")
+tgt = sections.source_target_tokens(target, settings.tokenizer, "target")
 sections.keep_controls(sections.part_keys(part, len(src)) if src and tgt else set())
 if not (src and tgt):
     st.stop()

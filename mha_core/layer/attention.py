@@ -32,7 +32,7 @@ class AttentionTrace:
     q: torch.Tensor  # (B, nh, Tq, hs)
     k: torch.Tensor  # (B, nh, Tk, hs)
     v: torch.Tensor  # (B, nh, Tk, hs)
-    weights: torch.Tensor  # (B, nh, Tq, Tk) softmax(logits); empty rows are all 0
+    weights: torch.Tensor  # (B, nh, Tq, Tk) softmax(masked_scores); empty rows are all 0
     head_outputs: torch.Tensor  # (B, nh, Tq, hs) weights @ v, per head
     concat: torch.Tensor  # (B, Tq, C) heads side by side
     output: torch.Tensor  # (B, Tq, C) concat @ W_O^T + b_O
@@ -65,13 +65,13 @@ class AttentionTrace:
         return (~self.allowed.any(dim=-1)).expand(B, nh, Tq)
 
     @cached_property
-    def logits(self) -> torch.Tensor:
+    def masked_scores(self) -> torch.Tensor:
         """(B, nh, Tq, Tk) what the softmax saw: scaled scores, -inf where masked.
 
         Recomputed on demand (the forward softmaxes its scores in place, so that a T x T
         buffer is neither copied nor kept); equal to the forward's up to float rounding.
         """
-        z = _finite_logits(self.scaled_scores, self.temperature, self.scale_factor)
+        z = _finite_scores(self.scaled_scores, self.temperature, self.scale_factor)
         if self.allowed is not None:
             z = z.masked_fill(~self.allowed, float("-inf"))
         return z
@@ -178,7 +178,7 @@ class MultiHeadAttention(nn.Module):
         ours.train(module.training)
         return ours
 
-    # --- weights in the math convention (X @ W), for teaching views -----------------------
+    # --- weights in the math convention (X @ W), for the teaching pages ------------------------
     def projection_weights(self) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
         """W_Q (C, C), W_K (kdim, C), W_V (vdim, C) such that Q = X @ W_Q + b_Q."""
         if self._qkv_same_embed_dim:
@@ -309,12 +309,12 @@ class MultiHeadAttention(nn.Module):
         if self.scoring == "additive":
             additive = self._additive_scores(q, k)  # (B, nh, Tq, Tk)
             att = additive / temperature if temperature != 1.0 else additive
-            return _finite_logits(att, temperature, 1.0), 1.0, additive
+            return _finite_scores(att, temperature, 1.0), 1.0, additive
         scale_factor = 1.0 / math.sqrt(self.d_k) if self.scale else 1.0
         s = scale_factor / temperature
         # scale q (Tq x hs) instead of the scores (Tq x Tk): one small op, not a T x T pass
         att = (q * s if s != 1.0 else q) @ k.transpose(-2, -1)  # (B, nh, Tq, Tk)
-        return _finite_logits(att, temperature, scale_factor), scale_factor, None
+        return _finite_scores(att, temperature, scale_factor), scale_factor, None
 
     def _additive_scores(self, q: torch.Tensor, k: torch.Tensor) -> torch.Tensor:
         """Bahdanau scoring per head: v^T tanh(W_q q_i + W_k k_j)."""
@@ -373,7 +373,7 @@ def _softmax(
     return weights
 
 
-def _finite_logits(att: torch.Tensor, temperature: float, scale_factor: float) -> torch.Tensor:
+def _finite_scores(att: torch.Tensor, temperature: float, scale_factor: float) -> torch.Tensor:
     """A tiny temperature may overflow the scores: clamp to the largest finite value, never inf."""
     if temperature < 1.0 or not math.isfinite(scale_factor / temperature):
         big = torch.finfo(att.dtype).max

@@ -3,7 +3,7 @@
 Weights come from `model.safetensors`, the tokenizer from `tokenizer.json` (via the
 `tokenizers` library); `transformers` is never imported. Every layer's self-attention is our
 `MultiHeadAttention`, so each layer hands back a full `AttentionTrace` (q, k, v, scores,
-weights, per-head outputs, concat, output) for the teaching views.
+weights, per-head outputs, concat, output) for the teaching pages.
 
 One BERT layer (post-LayerNorm, as in the original paper):
 
