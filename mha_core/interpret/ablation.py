@@ -30,10 +30,8 @@ def _layer_forward(layer: BertLayer, x: torch.Tensor, keep: torch.Tensor | None)
     Q, K, V and the heads are computed once and shared.
     """
     mha = layer.attention
-    B1, T, C = x.shape
-    nh, hs = mha.n_heads, mha.d_k
-    qkv = F.linear(x, mha.in_proj_weight, mha.in_proj_bias)  # (B1, T, 3C)
-    q, k, v = qkv.view(B1, T, 3, nh, hs).permute(2, 0, 3, 1, 4).unbind(0)  # (B1, nh, T, hs)
+    _, T, C = x.shape
+    q, k, v = mha.self_attention_heads(x)  # (B1, nh, T, hs) each, one fused projection
     y = F.scaled_dot_product_attention(q, k, v)  # (B1, nh, T, hs)
     if keep is not None:
         y = y * keep[:, :, None, None].to(y.dtype)  # (B, nh, T, hs) head h scaled by keep[:, h]

@@ -47,3 +47,36 @@ def combine_masks(
         keep = ~key_padding_mask.bool()[:, None, None, :]  # (B, 1, 1, Tk)
         allowed = keep if allowed is None else allowed & keep
     return allowed
+
+
+def masked_softmax(
+    att: torch.Tensor,
+    allowed: torch.Tensor | None,
+    *,
+    out: torch.Tensor | None = None,
+    keep_input: bool = False,
+) -> torch.Tensor:
+    """Softmax over the keys of scores already -inf where not `allowed`; a row with no allowed
+    key becomes 0, never NaN (as softmax of an all -inf row would).
+
+    The fast path: written in place into `att` (no second T x T buffer) unless something still
+    needs the scores (autograd, or `keep_input`); into `out` when a caller hands a buffer (the
+    pretrained model stacks its layers' weights that way). Equal to the plain
+    `torch.softmax(att, -1)` with empty rows zeroed.
+    """
+    if out is not None and (out.shape != att.shape or out.dtype != att.dtype):
+        raise ValueError(
+            f"weights_out must have shape {tuple(att.shape)} and dtype {att.dtype}, "
+            f"got {tuple(out.shape)} and {out.dtype}"
+        )
+    if out is None and not att.requires_grad and not keep_input:
+        out = att
+    weights = torch.softmax(att, dim=-1, out=out)  # (B, nh, Tq, Tk)
+    if allowed is not None:
+        empty = ~allowed.any(dim=-1)  # (B|1, 1|nh, Tq)
+        if bool(empty.any()):
+            if weights.requires_grad:
+                weights = weights.masked_fill(empty[..., None], 0.0)
+            else:
+                weights.masked_fill_(empty[..., None], 0.0)
+    return weights

@@ -263,7 +263,7 @@ def test_additive_scoring_matches_formula():
         tr = ours(x)
         for h in range(3):
             q, k = tr.q[0, h], tr.k[0, h]  # (T, hs)
-            Wq, Wk, v = ours.additive_q[h], ours.additive_k[h], ours.additive_v[h]
+            Wq, Wk, v = ours.scorer.w_q[h], ours.scorer.w_k[h], ours.scorer.v[h]
             expect = torch.empty(5, 5)
             for i in range(5):
                 for j in range(5):

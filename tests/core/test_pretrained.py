@@ -361,7 +361,7 @@ def test_layer_trace_recomputes_the_kept_layer(ours, keep_layers):
     trace = ours.trace(text, keep_layers=keep_layers)
     for i, old in enumerate(full.layers):
         new = layer_trace(ours, trace, i)
-        for name in ("q", "k", "v", "logits", "weights", "head_outputs", "concat", "output"):
+        for name in ("q", "k", "v", "masked_scores", "weights", "head_outputs", "concat", "output"):
             assert torch.equal(getattr(new, name), getattr(old, name)), (i, name)
 
 
