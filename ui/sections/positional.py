@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import streamlit as st
 
-from mha_core.permutation import permutation_matrix, shuffle_permutation
-from mha_core.positional import PositionalTable
+from mha_core.layer.positional import PositionalTable
+from mha_core.lessons.permutation import permutation_matrix, shuffle_permutation
 from ui import controls, url, widgets
 from ui.compute import positional as compute
 from ui.i18n import t
