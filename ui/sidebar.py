@@ -5,6 +5,7 @@ from __future__ import annotations
 import streamlit as st
 
 from mha_core import valid_head_counts
+from mha_core.layer.config import head_size
 from ui import controls, state, url
 from ui.i18n import t
 from ui.state import D_MODELS, DEFAULTS, EXAMPLES, MAX_CHARS, MAX_HEADS, MAX_SEED, key
@@ -82,7 +83,8 @@ def render_sidebar(page_id: str = "") -> state.Settings:
         d_model = controls.select_slider(t("side.d_model"), D_MODELS, key=key("d_model"))
         heads = valid_head_counts(d_model, MAX_HEADS)
         n_heads = controls.select_slider(t("side.n_heads"), heads, key=key("n_heads"))
-        st.markdown(t("side.d_k", d_model=d_model, n_heads=n_heads, d_k=d_model // n_heads))
+        d_k = head_size(d_model, n_heads)
+        st.markdown(t("side.d_k", d_model=d_model, n_heads=n_heads, d_k=d_k))
         controls.number_input(
             t("side.seed"), min_value=0, max_value=MAX_SEED, step=1, key=key("seed")
         )

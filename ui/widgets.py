@@ -8,8 +8,8 @@ import pandas as pd
 import streamlit as st
 
 from mha_core import MAX_TOKENS, AttentionConfig
-from mha_core.export import trace_json, weights_csv
-from mha_core.stats import HeadStats
+from mha_core.layer.export import trace_json, weights_csv
+from mha_core.layer.stats import HeadStats
 from ui import url
 from ui.compute.attention import sentence_attention, tokenize
 from ui.i18n import t

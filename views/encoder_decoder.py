@@ -29,8 +29,8 @@ if n_chars:
     st.warning(t("msg.too_long", n=n_chars, limit=MAX_CHARS))
 n_layers, layer, norm_first = sections.model_controls()
 part = sections.part_picker()
-src = sections.sentence_tokens(settings.text, settings.tokenizer, "source")
-tgt = sections.sentence_tokens(target, settings.tokenizer, "target")
+src = sections.source_target_tokens(settings.text, settings.tokenizer, "source")
+tgt = sections.source_target_tokens(target, settings.tokenizer, "target")
 if not (src and tgt):
     url.stop()
 

@@ -3,7 +3,7 @@ query/key map and "What does MiniLM look at?" over a corpus, for all-MiniLM-L6-v
 
 import streamlit as st
 
-from mha_core.reading_views import FILTERS
+from mha_core.interpret import FILTERS
 from ui import controls, url
 from ui.compute import pretrained
 from ui.compute import reading as compute

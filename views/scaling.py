@@ -2,7 +2,7 @@
 
 import streamlit as st
 
-from mha_core.scaling import DISTRIBUTIONS
+from mha_core.lessons.scaling import DISTRIBUTIONS
 from ui import controls
 from ui.i18n import t
 from ui.page import open_page, set_defaults, url_state

@@ -16,8 +16,8 @@ from hypothesis.stateful import RuleBasedStateMachine, invariant, precondition, 
 from streamlit.testing.v1 import AppTest
 
 import viz
-from mha_core.reading_views import FILTERS
-from mha_core.scaling import D_K_GRID, DISTRIBUTIONS
+from mha_core.interpret import FILTERS
+from mha_core.lessons.scaling import D_K_GRID, DISTRIBUTIONS
 from tests.app.conftest import make_app
 from ui import controls, url
 from ui.compute import train as train_compute

@@ -9,7 +9,7 @@ import streamlit as st
 
 import viz
 from mha_core import MAX_TOKENS, EncoderDecoderConfig
-from mha_core.encdec_view import BatchView, DropoutView, PairAttention
+from mha_core.lessons.encoder_decoder import DropoutComparison, PaddedBatch, PairAttention
 from ui import controls, widgets
 from ui.compute.attention import tokenize
 from ui.i18n import t
@@ -72,7 +72,7 @@ def _plot(fig, key: str, where=None) -> None:
 
 
 # --- the sentences ---------------------------------------------------------------------------
-def sentence_tokens(text: str, tokenizer: str, which: str) -> list[str]:
+def source_target_tokens(text: str, tokenizer: str, which: str) -> list[str]:
     """Tokens of the source ("source": the sidebar's sentence, the shared notices) or of the
     target ("target"); a notice when there are none (empty list) or when the text was cut."""
     prefix = "msg" if which == "source" else f"{P}.target"
@@ -278,12 +278,12 @@ def attention_rows(pa: PairAttention, layer: int) -> None:
     _plot(fig, f"{P}.fig.cross")
 
 
-def _padded_labels(bv: BatchView, b: int) -> list[str]:
+def _padded_labels(bv: PaddedBatch, b: int) -> list[str]:
     n_pad = bv.padding_mask.shape[1] - len(bv.tokens[b])
     return [*bv.tokens[b], *[t(f"{P}.pad.token")] * n_pad]
 
 
-def padding(bv: BatchView, head: int) -> None:
+def padding(bv: PaddedBatch, head: int) -> None:
     """The padding mask of the batch, the shorter sentence's attention in it, empty rows."""
     B, Pn = bv.padding_mask.shape
     rows = [t(f"{P}.pad.sentence", b=b + 1, n=len(s)) for b, s in enumerate(bv.tokens)]
@@ -336,7 +336,7 @@ def padding(bv: BatchView, head: int) -> None:
     )
 
 
-def add_norm(bv: BatchView) -> None:
+def add_norm(bv: PaddedBatch) -> None:
     """The residual sum, LayerNorm (per token) beside BatchNorm (per feature), with statistics."""
     N, C = int(bv.real.sum()), bv.residual.shape[-1]
     st.markdown(t(f"{P}.norm.text_pre" if bv.norm_first else f"{P}.norm.text_post", layer=bv.layer))
@@ -412,7 +412,7 @@ def add_norm(bv: BatchView) -> None:
     st.caption(t(f"{P}.norm.why"))
 
 
-def dropout(dv: DropoutView, tokens: list[str], head: int, layer: int, seed: int) -> None:
+def dropout(dv: DropoutComparison, tokens: list[str], head: int, layer: int, seed: int) -> None:
     """One head's weights in eval mode and in training mode; row sums side by side."""
     p = dv.train.p
     c1, c2 = st.columns(2)

@@ -7,8 +7,8 @@ import numpy as np
 import streamlit as st
 
 from mha_core.efficient import alibi_slopes, pair_rotation
-from mha_core.permutation import permutation_matrix, shuffle_permutation
-from mha_core.positional import PositionalTable
+from mha_core.layer.positional import PositionalTable
+from mha_core.lessons.permutation import permutation_matrix, shuffle_permutation
 from ui import controls, url, widgets
 from ui.compute import positional as compute
 from ui.i18n import t

@@ -11,8 +11,13 @@ import pandas as pd
 import streamlit as st
 
 import viz
-from mha_core.reading import CATEGORIES, CLARK_2019, CLARK_2019_CITATION, CorpusStatistics
-from mha_core.reading_views import FilteredAttention
+from mha_core.interpret import (
+    CATEGORIES,
+    CLARK_2019,
+    CLARK_2019_CITATION,
+    CorpusStatistics,
+    FilteredAttention,
+)
 from ui import controls, widgets
 from ui.compute import reading as compute
 from ui.i18n import t
@@ -72,7 +77,7 @@ class Sentence:
 class Filter:
     """The page's filter, applied to every heatmap and to the lines."""
 
-    mode: str  # one of mha_core.reading_views.FILTERS
+    mode: str  # one of mha_core.interpret.FILTERS
     threshold: float
     top_k: int
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from mha_core.scaling import D_K_GRID, equivalent_temperature, temperature_grid
+from mha_core.lessons.scaling import D_K_GRID, equivalent_temperature, temperature_grid
 from ui import controls, widgets
 from ui.compute import scaling as compute
 from ui.i18n import t

@@ -17,7 +17,7 @@ import streamlit as st
 
 import viz
 from mha_core import TASKS
-from mha_core.training import Prediction
+from mha_core.transformer.prediction import Prediction
 from ui import controls as ctl
 from ui import widgets
 from ui.compute import train as compute
