@@ -3,7 +3,7 @@ grouped-query attention, the KV cache, window / sink / global masks, FlashAttent
 
 import streamlit as st
 
-from mha_core.efficient import valid_kv_head_counts
+from mha_core.layer import valid_kv_head_counts
 from ui import controls, widgets
 from ui.i18n import t
 from ui.page import open_page, set_defaults, url_state

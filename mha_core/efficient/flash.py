@@ -22,7 +22,7 @@ from typing import NamedTuple
 import numpy as np
 import torch
 
-from .gqa import repeat_kv
+from ..layer.grouped import repeat_kv
 
 
 class FlashStep(NamedTuple):

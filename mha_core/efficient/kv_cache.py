@@ -15,7 +15,7 @@ from typing import NamedTuple
 
 import torch
 
-from .gqa import grouped_query_attention
+from ..layer.grouped import grouped_query_attention
 
 
 def kv_cache_bytes(

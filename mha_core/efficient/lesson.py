@@ -12,8 +12,8 @@ from typing import NamedTuple
 import numpy as np
 import torch
 
+from ..layer.grouped import grouped_query_attention, mean_pool_kv
 from .flash import FlashResult, flash_attention
-from .gqa import grouped_query_attention, mean_pool_kv
 from .kv_cache import decode_with_cache
 from .masks import ReceptiveField, attention_mask, receptive_field
 

@@ -7,14 +7,8 @@ import pytest
 import torch
 import torch.nn.functional as F
 
-from mha_core.efficient import (
-    PUBLISHED_CONFIGS,
-    decode_with_cache,
-    grouped_query_attention,
-    kv_cache_bytes,
-    kv_head_of,
-    valid_kv_head_counts,
-)
+from mha_core.efficient import PUBLISHED_CONFIGS, decode_with_cache, kv_cache_bytes
+from mha_core.layer import grouped_query_attention, kv_head_of, valid_kv_head_counts
 
 KIB, MIB, GIB = 2**10, 2**20, 2**30
 

@@ -16,7 +16,7 @@ from transformers.models.llama.modeling_llama import (
     apply_rotary_pos_emb,
 )
 
-from mha_core.efficient import (
+from mha_core.layer import (
     alibi_attention,
     alibi_bias,
     alibi_slopes,

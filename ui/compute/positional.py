@@ -6,7 +6,7 @@ import numpy as np
 import streamlit as st
 
 from mha_core import AttentionConfig
-from mha_core.efficient import ShiftTest, alibi_attention, alibi_bias, shift_test
+from mha_core.layer import ShiftTest, alibi_attention, alibi_bias, shift_test
 from mha_core.layer import positional as positional_core
 from mha_core.lessons import permutation as perm_core
 from ui.compute.attention import attention_layer, sentence_attention

@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 import streamlit as st
 
-from mha_core.efficient import alibi_slopes, pair_rotation
+from mha_core.layer import alibi_slopes, pair_rotation
 from mha_core.layer.positional import PositionalTable
 from mha_core.lessons.permutation import permutation_matrix, shuffle_permutation
 from ui import controls, url, widgets

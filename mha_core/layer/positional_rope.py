@@ -15,7 +15,7 @@ from typing import NamedTuple
 import numpy as np
 import torch
 
-from ..layer.positional import sinusoidal_encoding
+from .positional import sinusoidal_encoding
 
 
 def _check_head_size(hs: int) -> None:

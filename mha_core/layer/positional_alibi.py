@@ -12,7 +12,7 @@ import math
 
 import torch
 
-from .gqa import GroupedAttention, grouped_query_attention
+from .grouped import GroupedAttention, grouped_query_attention
 
 
 def alibi_slopes(n_heads: int) -> torch.Tensor:
