@@ -12,7 +12,8 @@ from typing import NamedTuple
 import numpy as np
 import torch
 
-from ..layer.grouped import grouped_query_attention, mean_pool_kv
+from ..layer.attention import MultiHeadAttention
+from ..layer.grouped import grouped_query_attention, kv_head_of, mean_pool_kv
 from .flash import FlashResult, flash_attention
 from .kv_cache import decode_with_cache
 from .masks import ReceptiveField, attention_mask, receptive_field
@@ -22,8 +23,34 @@ def _max_abs(a: torch.Tensor, b: torch.Tensor) -> float:
     return float((a - b).abs().max()) if a.numel() else 0.0
 
 
+def grouped_layer(mha: MultiHeadAttention, n_kv_heads: int) -> MultiHeadAttention:
+    """The same layer with n_kv_heads key/value heads: the key and value projections of each
+    group of heads mean-pooled, as Ainslie et al. (2023) turn a multi-head checkpoint into a
+    grouped-query one. Query and output projections are kept; n_kv_heads = n_heads is a copy."""
+    if not mha._qkv_same_embed_dim or mha.scoring != "dot":
+        raise ValueError("grouping needs a dot-product self-attention layer (kdim = vdim = C)")
+    nh, hs, C = mha.n_heads, mha.d_k, mha.d_model
+    out = MultiHeadAttention(
+        C, nh, n_kv_heads=n_kv_heads, scale=mha.scale, bias=mha.in_proj_bias is not None
+    )
+    group = nh // n_kv_heads
+
+    def pool(rows: torch.Tensor) -> torch.Tensor:  # (nh hs, ...) -> (n_kv hs, ...)
+        return rows.reshape(n_kv_heads, group, hs, -1).mean(dim=1).reshape(n_kv_heads * hs, -1)
+
+    with torch.no_grad():
+        wq, wk, wv = mha.in_proj_weight.split(C)  # (C, C) each
+        out.in_proj_weight.copy_(torch.cat([wq, pool(wk), pool(wv)]))
+        if mha.in_proj_bias is not None:
+            bq, bk, bv = mha.in_proj_bias.split(C)
+            pooled = [pool(bk[:, None])[:, 0], pool(bv[:, None])[:, 0]]
+            out.in_proj_bias.copy_(torch.cat([bq, *pooled]))
+        out.out_proj.load_state_dict(mha.out_proj.state_dict())
+    return out.eval()
+
+
 class GroupedHeads(NamedTuple):
-    """The sentence's heads with n_kv key/value heads, keys and values mean-pooled per group."""
+    """The sentence's heads through the layer with n_kv key/value heads (`grouped_layer`)."""
 
     n_kv_heads: int
     kv_head: tuple[int, ...]  # (nh,) the key/value head each query head reads
@@ -34,27 +61,24 @@ class GroupedHeads(NamedTuple):
 
 
 def grouped_heads(
-    q: torch.Tensor,
-    k: torch.Tensor,
-    v: torch.Tensor,
-    n_kv_heads: int,
-    causal: bool,
-    mha_output: torch.Tensor,
+    mha: MultiHeadAttention, x: torch.Tensor, n_kv_heads: int, causal: bool
 ) -> GroupedHeads:
-    """Attention of q (1, nh, T, hs) over k and v pooled to n_kv_heads heads; `mha_output`
-    (1, nh, T, hs) is the multi-head layer's own per-head output, to compare with."""
-    kg, vg = mean_pool_kv(k, n_kv_heads), mean_pool_kv(v, n_kv_heads)  # (1, n_kv, T, hs)
-    res = grouped_query_attention(q, kg, vg, causal=causal)
-    ref = torch.nn.functional.scaled_dot_product_attention(
-        q, kg, vg, is_causal=causal, enable_gqa=True
-    )
+    """The sentence x (T, C) through `grouped_layer(mha, n_kv_heads)`, compared with the
+    multi-head layer and with SDPA(enable_gqa=True) on the grouped layer's own q, k, v."""
+    mask = "causal" if causal else None
+    with torch.inference_mode():
+        tr = grouped_layer(mha, n_kv_heads)(x, mask=mask)  # k, v: (1, n_kv, T, hs)
+        mha_tr = mha(x, mask=mask)
+        ref = torch.nn.functional.scaled_dot_product_attention(
+            tr.q, tr.k, tr.v, is_causal=causal, enable_gqa=True
+        )  # (1, nh, T, hs)
     return GroupedHeads(
         n_kv_heads=n_kv_heads,
-        kv_head=res.kv_head,
-        weights=res.weights[0].numpy(),
-        output=res.output[0].numpy(),
-        max_diff_mha=_max_abs(res.output, mha_output),
-        max_diff_sdpa=_max_abs(res.output, ref),
+        kv_head=tuple(kv_head_of(mha.n_heads, n_kv_heads)),
+        weights=tr.weights[0].numpy(),
+        output=tr.head_outputs[0].numpy(),
+        max_diff_mha=_max_abs(tr.head_outputs, mha_tr.head_outputs),
+        max_diff_sdpa=_max_abs(tr.head_outputs, ref),
     )
 
 

@@ -13,27 +13,39 @@ from mha_core.efficient import lesson
 TOKENS = ["the", "cat", "saw", "the", "dog", "and", "ran", "."]
 
 
-def _trace(mask="none", n_heads=4):
+def _run(mask="none", n_heads=4):
     config = AttentionConfig(d_model=32, n_heads=n_heads, mask=mask)
-    return run_attention(TOKENS, config, build_attention(config)).attention
+    layer = build_attention(config)
+    return layer, run_attention(TOKENS, config, layer)
+
+
+def _trace(mask="none", n_heads=4):
+    return _run(mask, n_heads)[1].attention
 
 
 @pytest.mark.parametrize("mask", ["none", "causal"])
 def test_grouped_heads_with_every_kv_head_is_the_layer(mask):
-    tr = _trace(mask)
-    g = lesson.grouped_heads(tr.q, tr.k, tr.v, 4, mask == "causal", tr.head_outputs)
+    layer, sa = _run(mask)
+    g = lesson.grouped_heads(layer, sa.x, 4, mask == "causal")
     assert g.max_diff_mha <= 1e-6 and g.max_diff_sdpa <= 1e-6
-    np.testing.assert_allclose(g.weights, tr.weights[0].numpy(), rtol=1e-5, atol=1e-6)
+    np.testing.assert_allclose(g.weights, sa.attention.weights[0].numpy(), rtol=1e-5, atol=1e-6)
 
 
-def test_grouped_heads_pool_per_group():
-    tr = _trace(n_heads=4)
-    g = lesson.grouped_heads(tr.q, tr.k, tr.v, 2, False, tr.head_outputs)
-    kg = tr.k.view(1, 2, 2, 8, 8).mean(2)
+@pytest.mark.parametrize("mask", ["none", "causal"])
+def test_grouped_layer_pools_the_keys_and_values_of_each_group(mask):
+    layer, sa = _run(mask)
+    tr = sa.attention
+    grouped = lesson.grouped_layer(layer, 2)
+    assert grouped.n_kv_heads == 2 and grouped.in_proj_weight.shape == (32 + 2 * 16, 32)
+    gt = grouped(sa.x, mask="causal" if mask == "causal" else None)
+    kg = tr.k.view(1, 2, 2, 8, 8).mean(2)  # the mean of each group's keys, written here
     vg = tr.v.view(1, 2, 2, 8, 8).mean(2)
-    ref = F.scaled_dot_product_attention(tr.q, kg, vg, enable_gqa=True)[0].numpy()
-    np.testing.assert_allclose(g.output, ref, rtol=1e-5, atol=1e-6)
-    assert g.kv_head == (0, 0, 1, 1) and g.max_diff_mha > 1e-3
+    torch.testing.assert_close(gt.k, kg, rtol=1e-5, atol=1e-6)
+    ref = F.scaled_dot_product_attention(tr.q, kg, vg, enable_gqa=True, is_causal=mask != "none")
+    torch.testing.assert_close(gt.head_outputs, ref, rtol=1e-5, atol=1e-6)
+    g = lesson.grouped_heads(layer, sa.x, 2, mask == "causal")
+    np.testing.assert_allclose(g.output, ref[0].numpy(), rtol=1e-5, atol=1e-6)
+    assert g.kv_head == (0, 0, 1, 1) and g.max_diff_mha > 1e-3 and g.max_diff_sdpa <= 1e-6
 
 
 def test_cache_run_and_masked_heads():

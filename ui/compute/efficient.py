@@ -7,7 +7,7 @@ import streamlit as st
 
 from mha_core import AttentionConfig
 from mha_core.efficient import lesson
-from ui.compute.attention import sentence_attention
+from ui.compute.attention import attention_layer, sentence_attention
 
 
 def _qkv(tokens: tuple[str, ...], config: AttentionConfig):
@@ -18,9 +18,8 @@ def _qkv(tokens: tuple[str, ...], config: AttentionConfig):
 
 @st.cache_data(max_entries=32, show_spinner=False)
 def grouped(tokens: tuple[str, ...], config: AttentionConfig, n_kv: int) -> lesson.GroupedHeads:
-    trace = sentence_attention(tokens, config).attention
-    causal = config.mask == "causal"
-    return lesson.grouped_heads(*_qkv(tokens, config), n_kv, causal, trace.head_outputs)
+    x = sentence_attention(tokens, config).x  # (T, C) the layer's input
+    return lesson.grouped_heads(attention_layer(config), x, n_kv, config.mask == "causal")
 
 
 @st.cache_data(max_entries=32, show_spinner=False)

@@ -81,7 +81,7 @@ def grouped(s: Sentence, n_kv: int) -> None:
     titles = [t("efficient.head_title", h=h, g=g.kv_head[h]) for h in range(nh)]
     fig = head_grid(g.weights, s.tokens, titles=titles, one_trace=True)
     widgets.plot(fig, key="efficient.gqa_fig")
-    st.caption(t("efficient.gqa_pooling"))
+    st.caption(t("efficient.gqa_pooling", n_kv=n_kv))
     diff = "efficient.gqa_same" if n_kv == nh else "efficient.gqa_diff"
     st.info(t(diff, diff=num(g.max_diff_mha), sdpa=num(g.max_diff_sdpa), n_kv=n_kv, nh=nh))
 

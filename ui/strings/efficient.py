@@ -31,10 +31,11 @@ EN = {
     "efficient.query_head": "query heads",
     "efficient.kv_head": "key/value heads",
     "efficient.head_title": "head {h} · K/V {g}",
-    "efficient.gqa_pooling": "The key and value heads of a group are the mean of the group's "
-    "multi-head keys and values: the way Ainslie et al. (2023) turn a multi-head checkpoint into "
-    "a grouped one before training it a little more. Heads of one group read the same keys, so "
-    "their patterns differ only through their queries.",
+    "efficient.gqa_pooling": "The layer runs as MultiHeadAttention(d_model, n_heads, "
+    "n_kv_heads={n_kv}): the key and value projections of each group are the mean of the "
+    "group's multi-head projections, the way Ainslie et al. (2023) turn a multi-head checkpoint "
+    "into a grouped one before training it a little more. Heads of one group read the same "
+    "keys, so their patterns differ only through their queries.",
     "efficient.gqa_same": "With {n_kv} key/value heads for {nh} query heads this is multi-head "
     "attention: its outputs differ from the multi-head layer's by {diff}, and from PyTorch's "
     "scaled_dot_product_attention(enable_gqa=True) by {sdpa}.",
@@ -181,8 +182,9 @@ ZH = {
     "efficient.query_head": "查询头",
     "efficient.kv_head": "键/值头",
     "efficient.head_title": "头 {h} · K/V {g}",
-    "efficient.gqa_pooling": "每组的键头和值头是该组多头键和值的平均:Ainslie 等(2023)正是这样把多头检查点"
-    "转换为分组检查点,再少量继续训练。同组的头读取相同的键,因此它们的模式只因查询不同而不同。",
+    "efficient.gqa_pooling": "该层以 MultiHeadAttention(d_model, n_heads, n_kv_heads={n_kv}) 运行:每组的"
+    "键投影和值投影是该组多头投影的平均,Ainslie 等(2023)正是这样把多头检查点转换为分组检查点,"
+    "再少量继续训练。同组的头读取相同的键,因此它们的模式只因查询不同而不同。",
     "efficient.gqa_same": "{n_kv} 个键/值头对应 {nh} 个查询头,这就是多头注意力:输出与多头层相差 {diff},"
     "与 PyTorch 的 scaled_dot_product_attention(enable_gqa=True) 相差 {sdpa}。",
     "efficient.gqa_diff": "使用 {n_kv} 个键/值头时,输出与多头注意力最多相差 {diff}(平均后的键和值不再是"
