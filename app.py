@@ -2,6 +2,7 @@
 
 import streamlit as st
 
+from ui.failover import reload_on_new_replica
 from ui.i18n import t
 from ui.memory import freeze_once
 from ui.sidebar import init_state, render_sidebar
@@ -22,5 +23,6 @@ PAGES = [
 
 page = st.navigation(PAGES)
 render_sidebar(page.url_path)
+reload_on_new_replica()
 page.run()
 freeze_once(page.url_path or "home")  # Streamlit's gc after each run skips what lives on
