@@ -66,6 +66,15 @@ def cpu_s(pid: int) -> float:
         return float("nan")
 
 
+def machine_busy_s() -> float:
+    """CPU seconds all processes on this machine have used (every core), from /proc/stat."""
+    try:
+        ticks = [int(x) for x in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]
+        return (sum(ticks[:8]) - ticks[3] - ticks[4]) / os.sysconf("SC_CLK_TCK")  # - idle, iowait
+    except (OSError, ValueError, IndexError):
+        return float("nan")
+
+
 def rss_mb(pid: int) -> float:
     try:
         for line in Path(f"/proc/{pid}/status").read_text().splitlines():
@@ -158,7 +167,7 @@ async def light_session(url: str, i: int, reruns: int, think: float, delay: floa
     rng = random.Random(i)
     await asyncio.sleep(delay)
     s = Session(url)
-    errors, latencies, own_only, replica = 0, [], True, ""
+    errors, latencies, own_only, replica, ended = 0, [], True, "", []
     try:
         run = await s.open({"text": " ".join(mine), "seed": seed})
         cookie = s.ws.response.headers.get("Set-Cookie", "")  # HAProxy names the replica
@@ -169,6 +178,7 @@ async def light_session(url: str, i: int, reruns: int, think: float, delay: floa
             await asyncio.sleep(rng.uniform(0, 2 * think))
             run = await s.rerun({text_id: " ".join(mine), seed_id: seed + r + 1})
             latencies.append(run.seconds)
+            ended.append(time.perf_counter())
             errors += len(run.exceptions)
             own_only &= _only(run.charts()[0]["layout"]["xaxis"]["ticktext"], mine)
             own_only &= any(f"seed {seed + r + 1}" in e.markdown.body for e in run.elements)
@@ -177,7 +187,13 @@ async def light_session(url: str, i: int, reruns: int, think: float, delay: floa
         errors += 1
     finally:
         await s.close()
-    return {"latencies": latencies, "errors": errors, "own_only": own_only, "replica": replica}
+    return {
+        "latencies": latencies,
+        "ended": ended,  # perf_counter at the end of each rerun
+        "errors": errors,
+        "own_only": own_only,
+        "replica": replica,
+    }
 
 
 async def lights(url: str, ids: range, args) -> list[dict]:
@@ -190,13 +206,24 @@ async def lights(url: str, ids: range, args) -> list[dict]:
 def timed_lights(url: str, ids: range, args, servers: dict[str, int]) -> list[dict]:
     """lights(), then where the CPU time went: each server process and this client."""
     before = {name: cpu_s(pid) for name, pid in servers.items()}
-    t0, c0 = time.perf_counter(), time.process_time()
+    t0, c0, m0 = time.perf_counter(), time.process_time(), machine_busy_s()
     results = asyncio.run(lights(url, ids, args))
     wall, client = time.perf_counter() - t0, time.process_time() - c0
-    used = "  ".join(f"{n} {cpu_s(pid) - before[n]:.1f}" for n, pid in servers.items())
+    used = {n: cpu_s(pid) - before[n] for n, pid in servers.items()}
+    others = machine_busy_s() - m0 - client - sum(used.values())
     spread = Counter(r["replica"] for r in results if r["replica"])
-    where = f"; sessions per replica {dict(sorted(spread.items()))}" if spread else ""
-    print(f"  {len(results)} sessions, {wall:.0f} s: CPU s {used}, this client {client:.1f}{where}")
+    reruns = [(x, e, r["replica"]) for r in results for x, e in zip(r["latencies"], r["ended"])]
+    slow = sorted(((x, e - t0 - x, rep) for x, e, rep in reruns), reverse=True)[:5]
+    print(
+        "  slowest reruns (s, started at s, on): "
+        + ", ".join(f"{x:.2f} @{at:.0f} {rep}" for x, at, rep in slow)
+    )
+    print(
+        f"  {len(results)} sessions, {wall:.0f} s on {os.cpu_count()} cores; CPU s: "
+        + "".join(f"{n} {u:.1f}, " for n, u in used.items())
+        + f"this client {client:.1f}, other processes {others:.0f}"
+        + (f"; sessions per replica {dict(sorted(spread.items()))}" if spread else "")
+    )
     return results
 
 
