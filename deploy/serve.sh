@@ -40,7 +40,7 @@ haproxy=$(command -v haproxy || echo /usr/sbin/haproxy)
 pids=() haproxy_pid=""
 stop() {
     trap - INT TERM EXIT
-    kill "${pids[@]}" ${haproxy_pid:+"$haproxy_pid"} 2>/dev/null
+    kill "${pids[@]}" ${haproxy_pid:+"$haproxy_pid"} 2>/dev/null || true
     wait
     exit 0
 }
