@@ -130,7 +130,9 @@ def test_sessions_survive_a_replica(deployment, browser):
     for i, (path, params) in enumerate(VIEWS):  # one after another, as a class arrives
         ctx = browser.new_context(viewport={"width": 1400, "height": 1000})
         pg = ctx.new_page()
-        pg.goto(f"{url}/{path}?" + urllib.parse.urlencode({"text": sentence(i), **params}))
+        # on to the next once this page's websocket is open: leastconn then sends it elsewhere
+        with pg.expect_websocket(timeout=120_000):
+            pg.goto(f"{url}/{path}?" + urllib.parse.urlencode({"text": sentence(i), **params}))
         contexts.append(ctx)
         pages.append(pg)
     for i, pg in enumerate(pages):
