@@ -3,6 +3,7 @@
 import streamlit as st
 
 from ui import url
+from ui.failover import reload_on_new_replica
 from ui.i18n import t
 from ui.memory import freeze_once
 from ui.sidebar import init_state, render_sidebar
@@ -26,6 +27,7 @@ page = st.navigation(PAGES)
 page_id = page.url_path or "attention"  # the default page's URL path is ""
 url.set_page(page_id)
 render_sidebar(page_id)
+reload_on_new_replica()
 try:
     page.run()
 finally:  # also when the page asked for a rerun (a stopped page wrote it: ui.url.stop)

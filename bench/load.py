@@ -16,17 +16,23 @@
    so the curve must flatten.
 
     python bench/load.py [--browsers 20] [--reruns 5] [--light 20] [--sentences 500]
+
+With --url the sessions go to a server that is already running, such as HAProxy in front of the
+replicas of deploy/serve.sh; --run-dir (its LENS_RUN_DIR) names the replicas whose memory and
+CPU time are printed. Through HAProxy every session is one websocket, balanced on its own.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import os
 import random
 import statistics
 import sys
 import time
 import urllib.parse
+from collections import Counter
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -49,6 +55,24 @@ def _only(ticks, mine: list[str]) -> bool:
     session's own sentence, and nothing else."""
     n = len(ticks or []) // max(len(mine), 1)
     return n >= 1 and list(ticks) == mine * n
+
+
+def cpu_s(pid: int) -> float:
+    """CPU seconds (user + system) that process `pid` has used so far."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    except (OSError, IndexError, ValueError):
+        return float("nan")
+
+
+def machine_busy_s() -> float:
+    """CPU seconds all processes on this machine have used (every core), from /proc/stat."""
+    try:
+        ticks = [int(x) for x in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]
+        return (sum(ticks[:8]) - ticks[3] - ticks[4]) / os.sysconf("SC_CLK_TCK")  # - idle, iowait
+    except (OSError, ValueError, IndexError):
+        return float("nan")
 
 
 def rss_mb(pid: int) -> float:
@@ -138,20 +162,23 @@ async def browsers(url: str, ids: range, args) -> list[dict]:
 
 
 # --- 2. light clients -------------------------------------------------------------------------
-async def light_session(url: str, i: int, reruns: int, think: float, stagger: float) -> dict:
+async def light_session(url: str, i: int, reruns: int, think: float, delay: float) -> dict:
     mine, seed = words(i), SEED_BASE * (i + 1)
     rng = random.Random(i)
-    await asyncio.sleep(stagger * i)
+    await asyncio.sleep(delay)
     s = Session(url)
-    errors, latencies, own_only = 0, [], True
+    errors, latencies, own_only, replica, ended = 0, [], True, "", []
     try:
         run = await s.open({"text": " ".join(mine), "seed": seed})
+        cookie = s.ws.response.headers.get("Set-Cookie", "")  # HAProxy names the replica
+        replica = cookie.split(";")[0].partition("=")[2]
         text_id, seed_id = run.widget_id("shared.text"), run.widget_id("shared.seed")
         own_only &= _only(run.charts()[0]["layout"]["xaxis"]["ticktext"], mine)
         for r in range(reruns):
             await asyncio.sleep(rng.uniform(0, 2 * think))
             run = await s.rerun({text_id: " ".join(mine), seed_id: seed + r + 1})
             latencies.append(run.seconds)
+            ended.append(time.perf_counter())
             errors += len(run.exceptions)
             own_only &= _only(run.charts()[0]["layout"]["xaxis"]["ticktext"], mine)
             own_only &= any(f"seed {seed + r + 1}" in e.markdown.body for e in run.elements)
@@ -160,12 +187,44 @@ async def light_session(url: str, i: int, reruns: int, think: float, stagger: fl
         errors += 1
     finally:
         await s.close()
-    return {"latencies": latencies, "errors": errors, "own_only": own_only}
+    return {
+        "latencies": latencies,
+        "ended": ended,  # perf_counter at the end of each rerun
+        "errors": errors,
+        "own_only": own_only,
+        "replica": replica,
+    }
 
 
 async def lights(url: str, ids: range, args) -> list[dict]:
-    sessions = (light_session(url, i, args.reruns, args.think, args.stagger) for i in ids)
+    sessions = (
+        light_session(url, i, args.reruns, args.think, args.stagger * k) for k, i in enumerate(ids)
+    )
     return list(await asyncio.gather(*sessions))
+
+
+def timed_lights(url: str, ids: range, args, servers: dict[str, int]) -> list[dict]:
+    """lights(), then where the CPU time went: each server process and this client."""
+    before = {name: cpu_s(pid) for name, pid in servers.items()}
+    t0, c0, m0 = time.perf_counter(), time.process_time(), machine_busy_s()
+    results = asyncio.run(lights(url, ids, args))
+    wall, client = time.perf_counter() - t0, time.process_time() - c0
+    used = {n: cpu_s(pid) - before[n] for n, pid in servers.items()}
+    others = machine_busy_s() - m0 - client - sum(used.values())
+    spread = Counter(r["replica"] for r in results if r["replica"])
+    reruns = [(x, e, r["replica"]) for r in results for x, e in zip(r["latencies"], r["ended"])]
+    slow = sorted(((x, e - t0 - x, rep) for x, e, rep in reruns), reverse=True)[:5]
+    print(
+        "  slowest reruns (s, started at s, on): "
+        + ", ".join(f"{x:.2f} @{at:.0f} {rep}" for x, at, rep in slow)
+    )
+    print(
+        f"  {len(results)} sessions, {wall:.0f} s on {os.cpu_count()} cores; CPU s: "
+        + "".join(f"{n} {u:.1f}, " for n, u in used.items())
+        + f"this client {client:.1f}, other processes {others:.0f}"
+        + (f"; sessions per replica {dict(sorted(spread.items()))}" if spread else "")
+    )
+    return results
 
 
 # --- 3. memory --------------------------------------------------------------------------------
@@ -202,6 +261,48 @@ async def memory_curve(url: str, pid: int, n: int, every: int) -> None:
         print(f"growth over the second half: {growth:+.0f} MB ({growth / curve[-1]:+.1%})")
 
 
+def replica_pids(run_dir: str | None) -> dict[str, int]:
+    """{"r1": pid, ...} from the run directory of deploy/serve.sh (replica-I.pid)."""
+    if not run_dir:
+        return {}
+    files = sorted(Path(run_dir).glob("replica-*.pid"), key=lambda f: int(f.stem.split("-")[1]))
+    return {f"r{f.stem.split('-')[1]}": int(f.read_text()) for f in files}
+
+
+def memory(servers: dict[str, int]) -> str:
+    return ", ".join(f"{name} {rss_mb(pid):.0f} MB" for name, pid in servers.items()) or "?"
+
+
+def bench(url: str, servers: dict[str, int], args) -> None:
+    """The three parts against `url`; `servers` ({name: pid}) for memory and CPU time."""
+    print(f"server RSS at start: {memory(servers)}")
+    head = f"{'sessions':<24}{'reruns':>7}{'p50 s':>9}{'p95 s':>9}{'errors':>8}  own only"
+    if args.browsers:
+        print(
+            "\n1. Chromium sessions (headless, software rendering). Chromium's renderers"
+            " share this machine's CPUs with the server."
+        )
+        print(head)
+        alone = summary("1 browser", asyncio.run(browsers(url, range(1), args)))
+        ids = range(1, args.browsers + 1)
+        many = summary(f"{args.browsers} browsers", asyncio.run(browsers(url, ids, args)))
+        print(f"p95 ratio {args.browsers} / 1: {many / alone:.2f} (target <= 3)")
+        print(f"server RSS: {memory(servers)}")
+    if args.light:
+        print("\n2. light websocket sessions (no browser): the server alone")
+        first = 100 + args.browsers
+        alone_runs = timed_lights(url, range(first, first + 1), args, servers)
+        ids = range(first + 1, first + 1 + args.light)
+        many_runs = timed_lights(url, ids, args, servers)
+        print(head)
+        alone = summary("1 light", alone_runs)
+        many = summary(f"{args.light} light", many_runs)
+        print(f"p95 ratio {args.light} / 1: {many / alone:.2f}")
+        print(f"server RSS: {memory(servers)}")
+    if args.sentences and len(servers) == 1:
+        asyncio.run(memory_curve(url, next(iter(servers.values())), args.sentences, args.every))
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--browsers", type=int, default=20, help="concurrent Chromium sessions")
@@ -212,37 +313,19 @@ def main() -> None:
     ap.add_argument("--quiet", type=int, default=300, help="ms without change = painted")
     ap.add_argument("--think", type=float, default=3.0, help="mean s between a user's clicks")
     ap.add_argument("--stagger", type=float, default=0.5, help="s between users arriving")
+    ap.add_argument("--url", help="a running server or balancer (default: start one here)")
+    ap.add_argument("--run-dir", help="with --url: deploy/serve.sh's run dir (replica pids)")
     args = ap.parse_args()
     print(
         f"each user clicks {args.reruns} times, waiting 0..{2 * args.think:g} s (mean"
         f" {args.think:g} s) before each click; users arrive {args.stagger:g} s apart"
     )
+    if args.url:
+        print(f"against {args.url}")
+        bench(args.url.rstrip("/"), replica_pids(args.run_dir), args)
+        return
     with streamlit_server("app.py", timeout=180) as (url, proc):
-        rss0 = rss_mb(proc.pid)
-        print(f"server RSS at start {rss0:.0f} MB")
-        head = f"{'sessions':<24}{'reruns':>7}{'p50 s':>9}{'p95 s':>9}{'errors':>8}  own only"
-        if args.browsers:
-            print(
-                "\n1. Chromium sessions (headless, software rendering). Chromium's renderers"
-                " share this machine's CPUs with the server."
-            )
-            print(head)
-            alone = summary("1 browser", asyncio.run(browsers(url, range(1), args)))
-            ids = range(1, args.browsers + 1)
-            many = summary(f"{args.browsers} browsers", asyncio.run(browsers(url, ids, args)))
-            print(f"p95 ratio {args.browsers} / 1: {many / alone:.2f} (target <= 3)")
-            print(f"server RSS {rss_mb(proc.pid):.0f} MB")
-        if args.light:
-            print("\n2. light websocket sessions (no browser): the server alone")
-            print(head)
-            first = 100 + args.browsers
-            alone = summary("1 light", asyncio.run(lights(url, range(first, first + 1), args)))
-            ids = range(first + 1, first + 1 + args.light)
-            many = summary(f"{args.light} light", asyncio.run(lights(url, ids, args)))
-            print(f"p95 ratio {args.light} / 1: {many / alone:.2f}")
-            print(f"server RSS {rss_mb(proc.pid):.0f} MB")
-        if args.sentences:
-            asyncio.run(memory_curve(url, proc.pid, args.sentences, args.every))
+        bench(url, {"server": proc.pid}, args)
 
 
 if __name__ == "__main__":

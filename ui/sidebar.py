@@ -69,6 +69,7 @@ def render_sidebar(page_id: str = "") -> state.Settings:
             t("side.example"),
             [None, *range(len(EXAMPLES))],
             format_func=lambda i: t("side.example_pick") if i is None else EXAMPLES[i],
+            placeholder=t("side.example_pick"),
             key=K_EXAMPLE,
             on_change=_use_example,
         )

@@ -116,6 +116,8 @@ CONTROLS: dict[str, dict[str, list]] = {
         "train.lr": [train_compute.LRS[0], train_compute.LRS[-1]],
         "train.run_seed": [0, 3],
         "train.kind": ["cross", "decoder_self", "encoder_self"],
+        "train.layer": [0, 1, 2],
+        "train.try_kind": ["cross", "encoder_self"],
     },
     "reading": {
         reading.K_LAYER: [0, 2, 5],
