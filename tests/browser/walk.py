@@ -25,6 +25,7 @@ URL that differs from the one before the first switch.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import random
 import sys
 import time
@@ -82,7 +83,7 @@ BUTTONS: dict[str, frozenset] = {
     "step.next_": frozenset({"stage"}),
     "positional.reshuffle": frozenset({"shuffle_seed"}),
     "encoder_decoder.resample": frozenset({"dropout_seed"}),
-    "train.start": frozenset({"*"}),
+    "train.start": frozenset({"*", "steps"}),  # the walker sets the steps before Train
     "train.stop": frozenset({"*"}),
 }
 TRAIN_SETTINGS = frozenset({"task", "dim", "heads", "layers", "steps", "lr", "run_seed"})
@@ -100,6 +101,24 @@ _SETTLED_JS = """() => {
     if (s && s.innerText.toLowerCase().includes('running')) return false;
     if (document.querySelector('[data-testid="stSkeleton"], [data-stale="true"]')) return false;
     return true;
+}"""
+
+# Counts the script runs that ended (the app's script state leaving "running"), so that the
+# walker can tell that its action reached the server before it waits for the app to be idle.
+_COUNT_RUNS_JS = """(() => {
+    window.__runsDone = 0;
+    const obs = new MutationObserver(records => {
+        for (const r of records) if (r.oldValue === 'running') window.__runsDone++;
+    });
+    const start = () => obs.observe(document.documentElement, {attributes: true, subtree: true,
+        attributeOldValue: true, attributeFilter: ['data-test-script-state']});
+    if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', start);
+    else start();
+})()"""
+_RUN_SEEN_JS = """(before) => {
+    const app = document.querySelector('[data-testid="stApp"]');
+    return window.__runsDone > before
+        || (!!app && app.getAttribute('data-test-script-state') === 'running');
 }"""
 
 # Every visible widget: its kind (data-testid), its index among the page's elements of that kind,
@@ -133,7 +152,7 @@ class NotSettled(Exception):
 
 @dataclass
 class Finding:
-    kind: str  # exception | dialog | lang | lost | unsettled | error
+    kind: str  # exception | dialog | lang | lost | unmirrored | unsettled | error
     step: int
     page: str
     action: str
@@ -168,6 +187,7 @@ class WalkResult:
         return (f"walk seed={self.seed} steps={self.steps} pages={len(self.visited)}/{len(PAGES)}"
                 f" exceptions={self.count('exception')} dialogs={self.count('dialog')}"
                 f" lang_changes={self.count('lang')} lost_settings={self.count('lost')}"
+                f" unmirrored={self.count('unmirrored')}"
                 f" unsettled={self.count('unsettled')} errors={self.count('error')}"
                 f" seconds={self.seconds:.0f}")  # fmt: skip
 
@@ -198,7 +218,7 @@ def diff(a: dict, b: dict) -> dict[str, tuple]:
 
 class Walker:
     def __init__(
-        self, pg, base_url: str, seed: int, settle_s: float = 60.0, quiet_ms: int = 400,
+        self, pg, base_url: str, seed: int, settle_s: float = 90.0, quiet_ms: int = 400,
         echo=None,
     ):  # fmt: skip
         self.pg, self.base = pg, base_url.rstrip("/")
@@ -208,8 +228,11 @@ class Walker:
         self.result = WalkResult(seed=seed)
         self.dialogs: list[str] = []
         pg.set_default_timeout(10_000)
+        pg.add_init_script(_COUNT_RUNS_JS)
         self.left: dict[str, dict] = {}  # page -> its URL parameters when the walk last left it
         self.trip: str | None = None  # the URL before a language switch, until the switch back
+        self.last_url: str | None = None  # the URL the last check saw
+        self.unmirrored: set[tuple[str, str]] = set()  # (page, parameter) already flagged
         pg.on("dialog", self._on_dialog)
 
     def _on_dialog(self, d) -> None:
@@ -217,12 +240,22 @@ class Walker:
         d.dismiss()
 
     # --- waiting -----------------------------------------------------------------------------
+    def runs_done(self) -> int:
+        return self.pg.evaluate("() => window.__runsDone || 0")
+
+    def settle_after(self, runs_before: int, wait_run_ms: int = 2_000) -> None:
+        """Settle after an action: first give the action up to `wait_run_ms` to start a run
+        (an action that changes nothing starts none), then wait until the app is idle."""
+        with contextlib.suppress(Exception):  # no run started: nothing to wait for
+            self.pg.wait_for_function(_RUN_SEEN_JS, arg=runs_before, timeout=wait_run_ms)
+        self.settle()
+
     def settle(self) -> None:
-        """Wait until the app is idle and stays so for `quiet_ms` (raise NotSettled after
-        `settle_s`)."""
+        """Wait until the app is idle and stays so for `quiet_ms`; raise NotSettled when that
+        takes more than `settle_s` (also when the browser itself was too busy to answer)."""
         deadline = time.monotonic() + self.settle_s
         since = None
-        while time.monotonic() < deadline:
+        while time.monotonic() <= deadline:
             try:
                 ok = self.pg.evaluate(_SETTLED_JS)
             except Exception:  # a navigation replaced the document: try again
@@ -232,7 +265,7 @@ class Walker:
                 since = None
             elif since is None:
                 since = now
-            elif (now - since) * 1000 >= self.quiet_ms:
+            elif (now - since) * 1000 >= self.quiet_ms and now <= deadline:
                 return
             self.pg.wait_for_timeout(100)
         raise NotSettled(f"not settled after {self.settle_s:.0f} s")
@@ -254,11 +287,16 @@ class Walker:
         r, pg = self.result, self.pg
         t0, n_found = time.monotonic(), len(r.findings)
         page, before = page_of(pg.url), params_of(pg.url)
+        if self.last_url is not None and pg.url != self.last_url:  # changed with nobody acting
+            moved = diff(params_of(self.last_url), before)
+            detail = f"the URL changed while idle: {self.last_url} -> {pg.url} ({moved})"
+            r.findings.append(Finding("lost", i, page, "(before acting)", detail))
         widgets = pg.evaluate(_WIDGETS_JS, [*CONTROL_KINDS, "stTabs", "stButton"])
         choices = self._choices(widgets, page)
         kind = self.rng.choices(list(choices), [WEIGHTS[k] for k in choices])[0]
         if kind != "lang":
             self.trip = None  # the round trip check is for a switch back right after a switch
+        runs = self.runs_done()
         try:
             action, own = getattr(self, f"_do_{kind}")(choices[kind], page)
         except NotSettled as exc:
@@ -269,10 +307,13 @@ class Walker:
         r.steps, r.actions[page], r.kinds[kind] = i, r.actions[page] + 1, r.kinds[kind] + 1
         t1 = time.monotonic()
         try:
-            self.settle()
-        except NotSettled as exc:
-            return self._stuck(Finding("unsettled", i, page, action, str(exc)))
+            if kind == "nav":  # the link changes the path first, then the page runs
+                self.pg.wait_for_url(lambda u: page_of(u) != page, timeout=30_000)
+            self.settle_after(runs)
+        except Exception as exc:  # NotSettled, or a link that did not lead to its page
+            return self._stuck(Finding("unsettled", i, page, action, str(exc).splitlines()[0]))
         self._check(i, page, before, action, own, kind)
+        self.last_url = pg.url
         t2 = time.monotonic()
         r.log.append(f"{i} {page}: {action} (act {t1 - t0:.1f} s, settle {t2 - t1:.1f} s)")
         if self.echo:
@@ -393,15 +434,14 @@ class Walker:
         w = self.rng.choice(buttons)
         key = w["key"].replace("-", ".")
         own = set(_button(w["key"]))
-        if "*" in own:
-            own = {"*"}
         prefix = ""
         if key == "train.start":  # a short run only: set the steps first
             steps = self.rng.choice(TRAIN_FEW_STEPS)
             box = self.pg.locator('[class*="st-key-_w-train-steps"] input')
+            runs = self.runs_done()
             box.fill(str(steps))
             box.press("Enter")
-            self.settle()
+            self.settle_after(runs)
             prefix = f"steps={steps}, "
         self._loc(w).locator("button:visible").first.click()
         return f"{prefix}button {key}", own
@@ -423,10 +463,11 @@ class Walker:
         if self.trip is None:
             self.trip = self.pg.url
         text = labels.nth(other).inner_text()
+        runs = self.runs_done()
         labels.nth(other).click()
         if self.rng.random() < 0.5:
             return f"language -> {text}", {"lang"}
-        self.settle()
+        self.settle_after(runs)
         self._check_lang(self.result.steps + 1, page, params_of(self.trip), text)
         back = labels.nth(1 - other if labels.count() == 2 else 0)
         back_text = back.inner_text()
@@ -444,10 +485,25 @@ class Walker:
             r.findings.append(Finding("exception", i, now_page, action, text))
         while self.dialogs:
             r.findings.append(Finding("dialog", i, now_page, action, self.dialogs.pop(0)))
+        self._check_mirrored(i, now_page, now, action)
         if kind == "lang":
             self._check_lang(i, now_page, before, action)
             return
         self._check_kept(i, page, before, now_page, now, action, own)
+
+    def _check_mirrored(self, i: int, page: str, now: dict, action: str) -> None:
+        """Every visible control (but the text boxes, whose text may be too long for a link,
+        and the example picker, which only fills the text box) has its parameter in the URL.
+        Flagged once per page and parameter."""
+        widgets = self.pg.evaluate(_WIDGETS_JS, [*CONTROL_KINDS, "stTabs"])
+        for w in widgets:
+            name = param_of_key(w["key"])
+            if w["kind"] in ("stTextArea", "stTextInput") or name in (None, "example"):
+                continue
+            if name not in now and (page, name) not in self.unmirrored:
+                self.unmirrored.add((page, name))
+                detail = f"the control {w['key']!r} is not in the URL ({name!r} missing)"
+                self.result.findings.append(Finding("unmirrored", i, page, action, detail))
 
     def _check_lang(self, i: int, page: str, before: dict, action: str) -> None:
         """A language switch changes `lang` only; back in the first language, the URL is the same
@@ -557,7 +613,8 @@ def main(argv: list[str] | None = None) -> int:
                 result = walk(browser, url, args.seed, args.steps, **kw)
         browser.close()
     report(result)
-    bad = sum(result.count(k) for k in ("exception", "dialog", "lang", "lost", "unsettled"))
+    bad = sum(result.count(k) for k in ("exception", "dialog", "lang", "lost", "unmirrored",
+                                        "unsettled"))  # fmt: skip
     return 1 if bad else 0
 
 
