@@ -277,13 +277,14 @@ class Walker:
         self.settle()
         self.result.visited.add(page_of(self.pg.url))
         for i in range(1, steps + 1):
-            if not self.step(i):
+            if not self.step(i, force_nav=steps - i < len(set(PAGES) - self.result.visited)):
                 break
         self.result.seconds = time.monotonic() - t0
         return self.result
 
-    def step(self, i: int) -> bool:
-        """One action and the checks after it; False when the walk cannot go on."""
+    def step(self, i: int, force_nav: bool = False) -> bool:
+        """One action and the checks after it; False when the walk cannot go on. `force_nav`: go
+        to a page not visited yet (the last steps of a walk that has not seen every page)."""
         r, pg = self.result, self.pg
         t0, n_found = time.monotonic(), len(r.findings)
         page, before = page_of(pg.url), params_of(pg.url)
@@ -294,6 +295,7 @@ class Walker:
         widgets = pg.evaluate(_WIDGETS_JS, [*CONTROL_KINDS, "stTabs", "stButton"])
         choices = self._choices(widgets, page)
         kind = self.rng.choices(list(choices), [WEIGHTS[k] for k in choices])[0]
+        kind = "nav" if force_nav else kind
         if kind != "lang":
             self.trip = None  # the round trip check is for a switch back right after a switch
         runs = self.runs_done()
