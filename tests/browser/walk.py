@@ -304,12 +304,12 @@ class Walker:
         except NotSettled as exc:
             return self._stuck(Finding("unsettled", i, page, kind, str(exc)))
         except Exception as exc:  # the walker could not act (an element went away): go on
-            action, own = f"{kind} (failed: {str(exc).splitlines()[0][:120]})", set()
-            r.findings.append(Finding("error", i, page, kind, action))
+            action, own = f"{kind} (failed: {str(exc).splitlines()[0][:120]})", None
+            r.findings.append(Finding("error", i, page, kind, action))  # and no lost-settings check
         r.steps, r.actions[page], r.kinds[kind] = i, r.actions[page] + 1, r.kinds[kind] + 1
         t1 = time.monotonic()
         try:
-            if kind == "nav":  # the link changes the path first, then the page runs
+            if kind == "nav" and own is not None:  # the link changes the path, then the page runs
                 self.pg.wait_for_url(lambda u: page_of(u) != page, timeout=30_000)
             self.settle_after(runs)
         except Exception as exc:  # NotSettled, or a link that did not lead to its page
@@ -490,6 +490,8 @@ class Walker:
         self._check_mirrored(i, now_page, now, action)
         if kind == "lang":
             self._check_lang(i, now_page, before, action)
+            return
+        if own is None:  # the walker's action failed half-way: what it changed is unknown
             return
         self._check_kept(i, page, before, now_page, now, action, own)
 
