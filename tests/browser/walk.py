@@ -202,11 +202,10 @@ def params_of(url: str) -> dict[str, str]:
 
 
 def param_of_key(key: str) -> str | None:
-    """The URL parameter of a widget key as the DOM shows it ("_w-step-head-1a2b3c4d5e" ->
-    "head"; "_w-shared-seed" -> "seed"), or None for a key that is not a control's."""
-    if not key.startswith("_w-"):
-        return None
-    parts = key[3:].split("-")
+    """The URL parameter of a widget key as the DOM shows it (ui/controls.py: "_w-step-head-
+    1a2b3c4d5e" -> "head", "_w-shared-seed" -> "seed"; a plain "step-head" -> "head"), or None
+    for a key without a page prefix."""
+    parts = key.removeprefix("_w-").split("-")
     if len(parts) > 2 and len(parts[-1]) == 10 and all(c in "0123456789abcdef" for c in parts[-1]):
         parts = parts[:-1]  # the digest of the labels
     return ".".join(parts[1:]) if len(parts) > 1 else None
