@@ -469,7 +469,7 @@ class Walker:
         if self.rng.random() < 0.5:
             return f"language -> {text}", {"lang"}
         self.settle_after(runs)
-        self._check_lang(self.result.steps + 1, page, params_of(self.trip), text)
+        self._check_lang(self.result.steps + 1, page, params_of(self.trip), text, True)
         back = labels.nth(1 - other if labels.count() == 2 else 0)
         back_text = back.inner_text()
         back.click()
@@ -488,7 +488,7 @@ class Walker:
             r.findings.append(Finding("dialog", i, now_page, action, self.dialogs.pop(0)))
         self._check_mirrored(i, now_page, now, action)
         if kind == "lang":
-            self._check_lang(i, now_page, before, action)
+            self._check_lang(i, now_page, before, action, switched=action.count("->") == 1)
             return
         if own is None:  # the walker's action failed half-way: what it changed is unknown
             return
@@ -508,13 +508,16 @@ class Walker:
                 detail = f"the control {w['key']!r} is not in the URL ({name!r} missing)"
                 self.result.findings.append(Finding("unmirrored", i, page, action, detail))
 
-    def _check_lang(self, i: int, page: str, before: dict, action: str) -> None:
-        """A language switch changes `lang` only; back in the first language, the URL is the same
-        as before the first switch."""
+    def _check_lang(self, i: int, page: str, before: dict, action: str, switched: bool) -> None:
+        """A language switch changes `lang` and nothing else in the URL (`switched`: the
+        language differs from `before`); back in the first language, the URL is the same as
+        before the first switch."""
         now = params_of(self.pg.url)
         changed = {k: v for k, v in diff(before, now).items() if k != "lang"}
         if page_of(self.pg.url) != page:
             changed["(page)"] = (page, page_of(self.pg.url))
+        if switched and now.get("lang") == before.get("lang"):
+            changed["lang (unchanged in the URL)"] = (before.get("lang"), now.get("lang"))
         if changed:
             self.result.findings.append(Finding("lang", i, page, action, f"changed {changed}"))
         if self.trip is not None and now.get("lang") == params_of(self.trip).get("lang"):
