@@ -12,7 +12,7 @@ from ui.state import MAX_SEED, parse_int
 D_MODEL_RANGE = (2, 512)  # even only: every sine has its cosine partner
 POSITIONS_RANGE = (2, 256)
 DEFAULTS = {
-    "positional.d_model": 64,
+    "positional.pe_d_model": 64,
     "positional.n_positions": 64,
     "positional.shuffle_seed": 0,
     "positional.head": 0,
@@ -45,7 +45,7 @@ def _parse_dims(raw: str) -> list[int]:
 url_state(
     "positional",
     {
-        "positional.d_model": _parse_even,
+        "positional.pe_d_model": _parse_even,
         "positional.n_positions": lambda r: parse_int(r, *POSITIONS_RANGE),
         "positional.dims": _parse_dims,
         "positional.anchor": lambda r: parse_int(r, 0, POSITIONS_RANGE[1] - 1),
@@ -67,7 +67,7 @@ d_model = controls.slider(
     t("positional.d_model"),
     *D_MODEL_RANGE,
     step=2,
-    key="positional.d_model",
+    key="positional.pe_d_model",
     help=t("positional.d_model_help"),
     where=c1,
 )

@@ -57,7 +57,7 @@ def test_pe_default_page_shows_every_part():
 
 def test_pe_sliders_resize_every_table():
     at = run_app(PE)
-    at.slider(key="positional.d_model").set_value(16)
+    at.slider(key="positional.pe_d_model").set_value(16)
     at.slider(key="positional.n_positions").set_value(30)
     rerun(at)
     table = positional.positional_table(30, 16)
@@ -90,7 +90,7 @@ def test_pe_dimension_picker_and_empty_choice():
 
 def test_pe_dims_out_of_range_after_d_model_shrinks_fall_back_to_defaults():
     at = run_app(PE, **{"positional.dims": [40, 41]})
-    at.slider(key="positional.d_model").set_value(8)
+    at.slider(key="positional.pe_d_model").set_value(8)
     rerun(at)
     dims = at.session_state["positional.dims"]
     assert dims and all(d < 8 for d in dims) and 0 in dims and 7 in dims

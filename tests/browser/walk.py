@@ -69,8 +69,11 @@ DEPENDS: dict[str, dict[str, frozenset]] = {
         "dk_dims": HEADS | {"head"},
     },
     "scaling": {"head": HEADS, "tau": HEADS | {"tau_sqrt"}},
-    "positional": {"dims": frozenset({"d_model"}), "anchor": frozenset({"n_positions"}),
-                   "head": HEADS},  # fmt: skip
+    "positional": {"dims": frozenset({"pe_d_model"}), "anchor": frozenset({"n_positions"}),
+                   "head": HEADS, "rope_pair": HEADS},  # fmt: skip
+    "efficient": {"kv_heads": HEADS, "head": HEADS, "step": TOKENS, "global": TOKENS,
+                  "row": TOKENS, "tile": TOKENS | {"block", "row"}, "window": TOKENS,
+                  "sinks": TOKENS},  # fmt: skip
     "encoder_decoder": {"layer": frozenset({"layers"}), "head": HEADS,
                         "cut": TOKENS | {"target"}},  # fmt: skip
     "reading": {"lines_token": TOKENS, "qk_query": TOKENS},
@@ -501,7 +504,9 @@ class Walker:
         widgets = self.pg.evaluate(_WIDGETS_JS, [*CONTROL_KINDS, "stTabs"])
         for w in widgets:
             name = param_of_key(w["key"])
-            if w["kind"] in ("stTextArea", "stTextInput") or name in (None, "example"):
+            # the Train page's snapshot is a step of the model trained in this session: a link
+            # cannot hold the model, so it holds no snapshot either
+            if w["kind"] in ("stTextArea", "stTextInput") or name in (None, "example", "snapshot"):
                 continue
             if name not in now and (page, name) not in self.unmirrored:
                 self.unmirrored.add((page, name))

@@ -80,7 +80,7 @@ CONTROLS: dict[str, dict[str, list]] = {
         "scaling.tau_sqrt": [True, False],
     },
     "positional": {
-        "positional.d_model": [2, 16, 64, 512],
+        "positional.pe_d_model": [2, 16, 64, 512],
         "positional.n_positions": [2, 17, 64, 256],
         "positional.dims": [[0, 1], [3], [0, 5, 63], []],
         "positional.anchor": [0, 10, 255],
