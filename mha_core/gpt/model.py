@@ -5,6 +5,11 @@
                      x = x + MLP(LN2(x))                  MLP off in the attention-only mode
     logits = LN_f(x) @ wte^T                              unembedding tied to the token embedding
 
+With `positions="attention"` the learned position embeddings are added where the heads look,
+to the input of every layer's queries and keys, and not to the residual stream nor the values
+(Press et al. 2021, "Shortformer"; the positional embedding of TransformerLens's attention-only
+models, on which induction heads are studied): a head's output then carries tokens only.
+
 The MLP is GPT-2's: Linear(C, F), GELU with the tanh approximation ("gelu_new"), Linear(F, C).
 `DecoderOnly.from_hf_gpt2` copies a Hugging Face `GPT2LMHeadModel`. GPT-2 stores its fused
 Q|K|V projection `c_attn` and its output projection as `Conv1D` layers, whose weight is
@@ -26,6 +31,8 @@ from torch import nn
 from ..attention import AttentionTrace, MultiHeadAttention
 from ..config import check_heads
 
+POSITIONS = ("residual", "attention")
+
 
 def _whole(name: str, value, lo: int = 1) -> None:
     if not isinstance(value, int) or isinstance(value, bool) or value < lo:
@@ -42,6 +49,7 @@ class DecoderOnlyConfig:
     n_heads: int = 4  # nh (n_head)
     n_layers: int = 2  # L (n_layer)
     mlp: bool = False  # False: attention-only blocks
+    positions: str = "residual"  # "residual" (GPT-2) or "attention" (shortformer, see below)
     d_ff: int | None = None  # F (n_inner); None: 4 * d_model
     layer_norm_eps: float = 1e-5  # layer_norm_epsilon
     init_std: float = 0.02  # initializer_range
@@ -53,6 +61,8 @@ class DecoderOnlyConfig:
             _whole(name, getattr(self, name))
         if self.d_ff is not None:
             _whole("d_ff", self.d_ff)
+        if self.positions not in POSITIONS:
+            raise ValueError(f"positions must be one of {POSITIONS}, got {self.positions!r}")
         if not self.layer_norm_eps > 0.0:
             raise ValueError(f"layer_norm_eps must be positive, got {self.layer_norm_eps!r}")
 
@@ -82,7 +92,7 @@ class DecoderOnlyOutput:
     """A forward pass: the logits and every layer's trace."""
 
     tokens: torch.Tensor  # (B, T) int64
-    embedding: torch.Tensor  # (B, T, C) wte[tokens] + wpe[positions]
+    embedding: torch.Tensor  # (B, T, C) wte[tokens] + wpe[positions] (no wpe: shortformer)
     blocks: tuple[BlockTrace, ...]  # L traces
     residual: torch.Tensor  # (B, T, C) the final residual stream, before LN_f
     logits: torch.Tensor  # (B, T, V)
@@ -121,8 +131,13 @@ class Block(nn.Module):
         self.ln_2 = nn.LayerNorm(C, eps=eps) if config.mlp else None
         self.mlp = MLP(C, config.ff_width) if config.mlp else None
 
-    def forward(self, x: torch.Tensor) -> BlockTrace:
-        attn = self.attn(self.ln_1(x), mask="causal")  # weights (B, nh, T, T)
+    def forward(self, x: torch.Tensor, pos: torch.Tensor | None = None) -> BlockTrace:
+        """`pos` (T, C): shortformer positions, added to the queries' and keys' input only."""
+        if pos is None:
+            attn = self.attn(self.ln_1(x), mask="causal")  # weights (B, nh, T, T)
+        else:
+            qk = self.ln_1(x + pos)  # (B, T, C) where the heads look: tokens and positions
+            attn = self.attn(qk, qk, self.ln_1(x), mask="causal")  # values: tokens only
         h = x + attn.output  # (B, T, C)
         mlp_out = None if self.mlp is None else self.mlp(self.ln_2(h))  # (B, T, C)
         out = h if mlp_out is None else h + mlp_out
@@ -184,11 +199,12 @@ class DecoderOnly(nn.Module):
         n_pos = self.config.n_positions
         if tokens.shape[1] > n_pos:
             raise ValueError(f"{T} tokens is longer than this model's n_positions={n_pos}")
-        pos = torch.arange(T, device=tokens.device)  # (T,)
-        x = emb = self.wte(tokens) + self.wpe(pos)  # (B, T, C)
+        pe = self.wpe(torch.arange(T, device=tokens.device))  # (T, C)
+        shortformer = self.config.positions == "attention"
+        x = emb = self.wte(tokens) if shortformer else self.wte(tokens) + pe  # (B, T, C)
         traces = []
         for block in self.blocks:
-            tr = block(x)
+            tr = block(x, pe if shortformer else None)
             traces.append(tr)
             x = tr.output  # (B, T, C)
         logits = self.ln_f(x) @ self.wte.weight.T  # (B, T, V) tied unembedding

@@ -16,7 +16,7 @@ logits predict token t + 1, so token t is scored from the logits at t - 1.
 from __future__ import annotations
 
 import string
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import torch
 
@@ -60,7 +60,8 @@ class InductionTask:
     seq_len: int = 26
     min_repeat: int = 6
     max_repeat: int = 12
-    distinct: bool = True  # no symbol occurs twice outside the repeat (see `sample`)
+    unique_chunk: bool = True  # the chunk's symbols differ and occur nowhere else
+    distinct_filler: bool = False  # and the other symbols differ too (`scoring_sample`)
     loss_on_all: bool = False  # True: the loss counts every token after <bos>, not only repeats
     bos: str = "<bos>"
 
@@ -91,21 +92,13 @@ class InductionTask:
     def probe(self) -> tuple[str, ...]:
         """A fixed example (after <bos>): "hsnfb qwertyui pzkc qwertyui", the chunk of 8
         repeated 12 tokens later (cut to seq_len - 1 symbols)."""
-        return tuple("hsnfbqwertyuipzkcqwertyuixvagm"[: self.seq_len - 1])
+        return tuple("hsnfbqwertyuipzkcqwertyuixvagmldjo"[: self.seq_len - 1])
 
     def sample(self, n: int, generator: torch.Generator | int) -> LMBatch:
         """n random sequences from a seeded generator (an int seeds a fresh one)."""
         _check_n(n)
         g = _generator(generator)
         T = self.seq_len
-        if self.distinct:  # T - 1 different symbols per row, in random order
-            keys = torch.rand(n, self.n_symbols, generator=g)  # (B, n_symbols)
-            tokens = torch.cat(
-                [torch.zeros(n, 1, dtype=torch.long), keys.argsort(1)[:, : T - 1] + 1], 1
-            )
-        else:
-            tokens = torch.randint(1, self.vocab_size, (n, T), generator=g)  # (B, T)
-        tokens[:, 0] = 0  # <bos>
         length = torch.randint(self.min_repeat, self.max_repeat + 1, (n,), generator=g)  # (B,)
         u1, u2 = torch.rand(n, generator=g), torch.rand(n, generator=g)
         # s1 in [1, T - 2n], then s2 in [s1 + n, T - n]: both uniform for the drawn length
@@ -114,10 +107,31 @@ class InductionTask:
         pos = torch.arange(T)[None, :]  # (1, T)
         in_repeat = (pos >= s2[:, None]) & (pos < (s2 + length)[:, None])  # (B, T)
         src = (pos - (s2 - s1)[:, None]).clamp(min=0)  # (B, T) where each repeat token comes from
+        if self.unique_chunk:  # chunk: distinct symbols; elsewhere: any of the other symbols
+            perm = torch.rand(n, self.n_symbols, generator=g).argsort(1) + 1  # (B, n_symbols)
+            chunk, rest = perm[:, : self.max_repeat], perm[:, self.max_repeat :]
+            in_first = (pos >= s1[:, None]) & (pos < (s1 + length)[:, None])  # (B, T)
+            if self.distinct_filler:  # the filler positions take rest[0], rest[1], ... in order
+                filler = ~in_first & ~in_repeat & (pos > 0)  # (B, T)
+                pick = (filler.long().cumsum(1) - 1).clamp(0, rest.shape[1] - 1)  # (B, T)
+            else:
+                pick = torch.randint(0, rest.shape[1], (n, T), generator=g)  # (B, T)
+            tokens = rest.gather(1, pick)  # (B, T) filler
+            at = (pos - s1[:, None]).clamp(0, self.max_repeat - 1)  # (B, T) index into the chunk
+            tokens = torch.where(in_first, chunk.gather(1, at), tokens)
+        else:
+            tokens = torch.randint(1, self.vocab_size, (n, T), generator=g)  # (B, T)
+        tokens[:, 0] = 0  # <bos>
         tokens = torch.where(in_repeat, tokens.gather(1, src), tokens)
         predictable = in_repeat & (pos > s2[:, None])  # (B, T)
         loss_mask = (pos > 0).expand(n, T).clone() if self.loss_on_all else predictable
         return LMBatch(tokens=tokens, predictable=predictable, loss_mask=loss_mask)
+
+    def scoring_sample(self, n: int, generator: torch.Generator | int) -> LMBatch:
+        """Sequences for head scores: every symbol differs except the repeated chunk, so every
+        earlier occurrence of a token is the chunk's first copy (TransformerLens scores heads
+        on a repeated random sequence, where chance repeats are as rare)."""
+        return replace(self, unique_chunk=True, distinct_filler=True).sample(n, generator)
 
     def parse(self, text: str) -> tuple[str, ...]:
         """Symbols of user text: one per character, spaces ignored. Raises a readable error."""
@@ -166,6 +180,10 @@ class SeqToSeqLM:
     @property
     def probe(self) -> tuple[str, ...]:
         return (*self.toy.probe, self.sep, *self.toy.target(self.toy.probe))
+
+    def scoring_sample(self, n: int, generator: torch.Generator | int) -> LMBatch:
+        """Sequences for head scores: the task's own."""
+        return self.sample(n, generator)
 
     def encode(self, symbols) -> torch.Tensor:
         """(T,) ids: <bos>, then the symbols (alphabet letters and the separator)."""

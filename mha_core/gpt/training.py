@@ -116,7 +116,7 @@ class DecoderSnapshot:
     step: int  # optimiser steps done (0 = the untrained model)
     loss: float  # cross-entropy on the evaluation set's loss_mask tokens
     accuracy: float  # next-token accuracy on its predictable tokens
-    scores: dict[str, np.ndarray]  # kind -> (L, nh) `head_scores` on the evaluation set
+    scores: dict[str, np.ndarray]  # kind -> (L, nh) `head_scores` on the task's scoring set
     probe_attention: np.ndarray  # (L, nh, T, T) float32, the probe's attention
 
 
@@ -171,6 +171,7 @@ class DecoderTrainer:
         self._elapsed = 0.0
         self._stopped = False
         self.eval_batch = self.task.sample(s.eval_size, EVAL_SEED)
+        self.score_batch = self.task.scoring_sample(s.eval_size, EVAL_SEED)
         self.probe = self.task.encode(self.task.probe)  # (T,)
         with _torch_threads(TRAIN_THREADS):
             self._snapshots: dict[int, DecoderSnapshot] = {0: self._snapshot(0)}
@@ -242,10 +243,10 @@ class DecoderTrainer:
         model, b = self.model, self.eval_batch
         was = model.training
         model.eval()
-        out = model(b.tokens)
-        loss, acc = _lm_loss(out.logits, b)
-        w = out.weights  # (B, L, nh, T, T)
-        scores = {k: head_scores(w, b.tokens, k) for k in HEAD_KINDS}
+        loss, acc = _lm_loss(model(b.tokens).logits, b)
+        sb = self.score_batch
+        w = model(sb.tokens).weights  # (B, L, nh, T, T)
+        scores = {k: head_scores(w, sb.tokens, k) for k in HEAD_KINDS}
         probe = model(self.probe).weights[0].numpy().copy()  # (L, nh, T, T)
         model.train(was)
         return DecoderSnapshot(step, loss.item(), acc, scores, probe)
@@ -290,13 +291,14 @@ class DecoderRun:
             return accuracy_on(self.model, self.task.sample(1000, FRESH_SEED))
 
     def head_scores(self, kind: str, n: int = 256, seed: int = FRESH_SEED) -> np.ndarray:
-        """(L, nh) `interpret.head_scores` of the trained model on n fresh sequences.
+        """(L, nh) `interpret.head_scores` of the trained model on n fresh sequences
+        (`task.scoring_sample`: for induction, all symbols differ but the repeated chunk's).
 
         previous: mean attention on key i - 1; duplicate: on the earlier occurrences of the
         query's token; induction: on the tokens that followed those occurrences. Each is the
         mean, over the query rows that have such a key, of the weight summed over those keys.
         """
-        batch = self.task.sample(n, seed)
+        batch = self.task.scoring_sample(n, seed)
         was = self.model.training
         self.model.eval()
         with torch.no_grad(), _torch_threads(TRAIN_THREADS):

@@ -66,8 +66,15 @@ def test_batched_scores_and_shape_errors():
         head_scores(w, TOKENS.expand(4, 8), "copying")
 
 
-def _random_model(seed: int, n_layers: int = 2) -> DecoderOnly:
-    cfg = DecoderOnlyConfig(vocab_size=27, n_positions=26, d_model=32, n_heads=4, n_layers=n_layers)
+def _random_model(seed: int, n_layers: int = 2, positions: str = "attention") -> DecoderOnly:
+    cfg = DecoderOnlyConfig(
+        vocab_size=27,
+        n_positions=26,
+        d_model=32,
+        n_heads=4,
+        n_layers=n_layers,
+        positions=positions,
+    )
     model = DecoderOnly(cfg).eval()
     g = torch.Generator().manual_seed(seed)
     with torch.no_grad():  # every parameter random, LayerNorm gains and biases included
@@ -78,8 +85,9 @@ def _random_model(seed: int, n_layers: int = 2) -> DecoderOnly:
 
 @pytest.mark.parametrize("seed", [0, 1, 2])
 @pytest.mark.parametrize("n_layers", [1, 2])
-def test_direct_logit_attribution_sums_to_the_logits(seed, n_layers):
-    model = _random_model(seed, n_layers)
+@pytest.mark.parametrize("positions", ["attention", "residual"])
+def test_direct_logit_attribution_sums_to_the_logits(seed, n_layers, positions):
+    model = _random_model(seed, n_layers, positions)
     tokens = torch.randint(0, 27, (20,), generator=torch.Generator().manual_seed(seed))
     parts = direct_logit_attribution(model, tokens)
     assert parts.heads.shape == (n_layers, 4, 20, 27)

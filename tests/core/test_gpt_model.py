@@ -92,3 +92,19 @@ def test_bad_settings_explain_themselves():
         )
     with pytest.raises(ValueError, match="gelu_new"):
         DecoderOnly.from_hf_gpt2(_hf_gpt2(0, activation_function="relu"))
+
+
+def test_shortformer_positions_reach_queries_and_keys_only():
+    cfg = DecoderOnlyConfig(
+        vocab_size=20, n_positions=16, d_model=32, n_heads=4, n_layers=1, positions="attention"
+    )
+    model = DecoderOnly(cfg).eval()
+    x = torch.tensor([[3, 5, 3, 5, 3]])
+    with torch.no_grad():
+        out = model(x)
+    attn = out.attentions[0]
+    assert_close_f32(out.embedding[0], model.wte.weight[x[0]])  # no position in the stream
+    assert_close_f32(attn.v[0, :, 0], attn.v[0, :, 2])  # same token, same value anywhere
+    assert not torch.allclose(attn.k[0, :, 0], attn.k[0, :, 2])  # keys know the position
+    with pytest.raises(ValueError, match="positions"):
+        DecoderOnlyConfig(vocab_size=20, n_positions=16, positions="rotary")
