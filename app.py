@@ -2,6 +2,7 @@
 
 import streamlit as st
 
+from ui import url
 from ui.i18n import t
 from ui.memory import freeze_once
 from ui.sidebar import init_state, render_sidebar
@@ -21,6 +22,11 @@ PAGES = [
 ]
 
 page = st.navigation(PAGES)
-render_sidebar(page.url_path)
-page.run()
-freeze_once(page.url_path or "home")  # Streamlit's gc after each run skips what lives on
+page_id = page.url_path or "attention"  # the default page's URL path is ""
+url.set_page(page_id)
+render_sidebar(page_id)
+try:
+    page.run()
+finally:  # also when the page asked for a rerun (a stopped page wrote it: ui.url.stop)
+    url.write(page_id)
+freeze_once(page_id)  # Streamlit's gc after each run skips what lives on

@@ -29,8 +29,8 @@ import numpy as np
 import torch
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from mha_core.interpret.ablation import _run_layers, head_ablation  # noqa: E402
 from mha_core.pretrained import load_pretrained  # noqa: E402
-from mha_core.reading import _run_layers, head_ablation  # noqa: E402
 
 SENTENCE = "the cat sat on the mat and the dog saw a bird in the tree by the old house"
 WORDS = SENTENCE.split(" ")

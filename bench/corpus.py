@@ -19,8 +19,8 @@ from pathlib import Path
 import torch
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from mha_core.interpret import CATEGORIES, corpus_statistics, load_corpus  # noqa: E402
 from mha_core.pretrained import load_pretrained  # noqa: E402
-from mha_core.reading import CATEGORIES, corpus_statistics, load_corpus  # noqa: E402
 
 
 def main() -> None:

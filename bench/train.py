@@ -1,6 +1,6 @@
 """Training a tiny Transformer live: time to 99% on reversal, and step time against torch.
 
-1. The page's default run, `train_toy("reverse", seed=0)`: wall time (what a learner waits
+1. The page's default run, `train_toy(task="reverse", seed=0)`: wall time (what a learner waits
    for, snapshots included), final exact-sequence accuracy of greedy decoding on fresh
    examples, and the first step at which that accuracy reaches 99% (a second, identical run
    evaluated every `--every` steps; evaluation time is not counted). Target: <= 30 s.
@@ -30,14 +30,10 @@ import torch.nn.functional as F
 from torch import nn
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from mha_core.toy_tasks import PAD, get_task  # noqa: E402
-from mha_core.training import (  # noqa: E402
-    DEFAULTS,
-    TRAIN_THREADS,
-    ToyTrainer,
-    evaluate,
-    train_toy,
-)
+from mha_core.transformer.prediction import evaluate  # noqa: E402
+from mha_core.transformer.threads import TRAIN_THREADS  # noqa: E402
+from mha_core.transformer.toy_tasks import PAD, get_task  # noqa: E402
+from mha_core.transformer.training import DEFAULTS, ToyTrainer, train_toy  # noqa: E402
 
 
 class TorchEncoderDecoder(nn.Module):
@@ -96,10 +92,10 @@ class TorchEncoderDecoder(nn.Module):
 
 def default_run(every: int) -> None:
     t0 = time.perf_counter()
-    train_toy("reverse", seed=0, steps=1)  # once per process: torch.optim's import, first ops
+    train_toy(task="reverse", seed=0, steps=1)  # once per process: torch.optim's import, first ops
     print(f"first use in a fresh process (one-time start-up): {time.perf_counter() - t0:.1f} s")
     t0 = time.perf_counter()
-    run = train_toy("reverse", seed=0)
+    run = train_toy(task="reverse", seed=0)
     wall = time.perf_counter() - t0
     acc = evaluate(run, n=2000, seed=4321)
     print(
@@ -107,7 +103,7 @@ def default_run(every: int) -> None:
         f"({run.elapsed_s / run.steps_done * 1e3:.1f} ms/step incl. snapshots), "
         f"greedy exact-sequence accuracy on 2000 fresh examples {acc:.4f}"
     )
-    trainer = ToyTrainer("reverse", seed=0)
+    trainer = ToyTrainer(task="reverse", seed=0)
     first = None
     while not trainer.done:
         trainer.advance(every)
@@ -125,10 +121,10 @@ def default_run(every: int) -> None:
 
 def step_times(repeats: int, inner: int) -> None:
     task = get_task("reverse")
-    trainer = ToyTrainer("reverse", seed=0)
+    trainer = ToyTrainer(task="reverse", seed=0)
     ours = trainer.model
     ref = TorchEncoderDecoder(ours)
-    b = task.sample(DEFAULTS["batch_size"], 0)
+    b = task.sample(DEFAULTS.batch_size, 0)
     kw = dict(src_key_padding_mask=b.src_pad, tgt_key_padding_mask=b.tgt_pad)
     with torch.no_grad():
         ours.eval(), ref.eval()

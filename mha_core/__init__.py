@@ -1,13 +1,13 @@
-"""Attention Lens core: pure computation (torch + numpy), no UI."""
+"""Attention Lens core: pure computation (torch + numpy), no UI, organised by topic:
 
-from .addnorm import DropoutResult, NormStatistics, attention_dropout, norm_statistics
-from .attention import AttentionTrace, MultiHeadAttention, causal_mask, padding_mask
-from .config import AttentionConfig, check_heads, valid_head_counts
-from .embed import embed_tokens, token_embedding
-from .pipeline import SentenceAttention, build_attention, run_attention
-from .positional import layout_permutation, sinusoidal_encoding, wavelengths
-from .pretrained import PretrainedModel, PretrainedTrace, load_pretrained
-from .reading import (
+- `layer`: the attention layer and its inputs (config, masks, positional, tokenizers, ...);
+- `lessons`: what the lesson pages compute (steps, scaling, permutation, add & norm, ...);
+- `transformer`: encoder/decoder layers, the encoder-decoder model, toy tasks and training;
+- `pretrained`: all-MiniLM-L6-v2 through our core;
+- `interpret`: reading trained heads (rollout, value norms, ablation, corpus, filters, ...).
+"""
+
+from .interpret import (
     CLARK_2019,
     CorpusStatistics,
     ablate_heads,
@@ -21,22 +21,34 @@ from .reading import (
     transformed_value_norms,
     value_norms,
 )
-from .tokenize import MAX_TOKENS, TokenizedText, split_words, word_tokenize
-from .toy_tasks import TASKS, ToyBatch, ToyTask, get_task, mirror_index
-from .training import (
-    AttentionSnapshot,
-    HistoryRow,
-    Prediction,
-    ToyRun,
-    ToyTrainer,
-    TrainProgress,
-    TrainSettings,
-    evaluate,
-    predict,
-    suggested_lr,
-    train_toy,
+from .layer import (
+    MAX_TOKENS,
+    AttentionConfig,
+    AttentionTrace,
+    MultiHeadAttention,
+    SentenceAttention,
+    TokenizedText,
+    build_attention,
+    causal_mask,
+    check_heads,
+    embed_tokens,
+    layout_permutation,
+    load_wordpiece,
+    padding_mask,
+    run_attention,
+    sinusoidal_encoding,
+    split_words,
+    token_embedding,
+    valid_head_counts,
+    wavelengths,
+    word_tokenize,
+    wordpiece_tokenize,
 )
+from .lessons import DropoutResult, NormStatistics, attention_dropout, norm_statistics
+from .pretrained import PretrainedModel, PretrainedTrace, load_pretrained
 from .transformer import (
+    TASKS,
+    AttentionSnapshot,
     DecoderLayer,
     DecoderLayerTrace,
     DecoderOutput,
@@ -46,9 +58,22 @@ from .transformer import (
     EncoderLayer,
     EncoderLayerTrace,
     EncoderOutput,
+    HistoryRow,
+    Prediction,
+    ToyBatch,
+    ToyRun,
+    ToyTask,
+    ToyTrainer,
+    TrainProgress,
+    TrainSettings,
+    evaluate,
+    get_task,
     greedy_decode,
+    mirror_index,
+    predict,
+    suggested_lr,
+    train_toy,
 )
-from .wordpiece import load_wordpiece, wordpiece_tokenize
 
 __all__ = [
     "MAX_TOKENS",

@@ -7,14 +7,12 @@ from dataclasses import dataclass
 import streamlit as st
 
 from mha_core import MAX_TOKENS, AttentionConfig, valid_head_counts
-from mha_core.config import MASKS, SCORINGS
+from mha_core.layer.config import MASKS, SCORINGS, head_size
+from mha_core.layer.limits import D_MODELS, MAX_HEADS, MAX_SEED
 from ui.strings import LANGS
 
-D_MODELS = (4, 8, 12, 16, 24, 32, 48, 64, 96, 128, 192, 256, 384, 512)
-MAX_HEADS = 16
 TOKENIZERS = ("words", "wordpiece")
 MAX_CHARS = 10_000
-MAX_SEED = 1_000_000
 URL_TEXT_CHARS = 2_000  # longer sentences are not mirrored into the URL
 
 EXAMPLES = (
@@ -59,7 +57,7 @@ class Settings:
 
     @property
     def d_k(self) -> int:
-        return self.d_model // self.n_heads
+        return head_size(self.d_model, self.n_heads)
 
     def config(self, **overrides) -> AttentionConfig:
         fields = {
@@ -84,7 +82,8 @@ def current() -> Settings:
     """The settings as the sidebar holds them now (defaults where not yet set)."""
     ss = st.session_state
     values = {name: ss.get(key(name), default) for name, default in DEFAULTS.items()}
-    values["text"] = values["text"] if isinstance(values["text"], str) else ""
+    text = values["text"] if isinstance(values["text"], str) else ""
+    values["text"] = text[:MAX_CHARS]  # the box keeps all that was typed; the sidebar says so
     return Settings(**values)  # the sidebar's init_state has made (d_model, n_heads) valid
 
 

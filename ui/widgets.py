@@ -8,8 +8,9 @@ import pandas as pd
 import streamlit as st
 
 from mha_core import MAX_TOKENS, AttentionConfig
-from mha_core.export import trace_json, weights_csv
-from mha_core.stats import HeadStats
+from mha_core.layer.export import trace_json, weights_csv
+from mha_core.layer.stats import HeadStats
+from ui import url
 from ui.compute.attention import sentence_attention, tokenize
 from ui.i18n import t
 from ui.state import Settings
@@ -21,11 +22,11 @@ def sentence_tokens(settings: Settings, limit: int = MAX_TOKENS) -> list[str]:
     """The tokens of the sidebar sentence, with notices; stops the page when there are none."""
     if not settings.text.strip():
         st.info(t("msg.empty"))
-        st.stop()
+        url.stop()
     tok = tokenize(settings.text, settings.tokenizer, limit)
     if not tok.tokens:
         st.info(t("msg.no_tokens"))
-        st.stop()
+        url.stop()
     if tok.truncated:
         st.warning(t("msg.truncated", n_total=tok.n_total, limit=limit))
     return tok.tokens

@@ -5,12 +5,26 @@ import math
 import streamlit as st
 
 import viz
-from ui import widgets
+from ui import controls, widgets
 from ui.compute.attention import head_statistics, sentence_attention
 from ui.i18n import t
-from ui.page import open_page
+from ui.page import open_page, set_defaults, url_state
+from ui.state import parse_choice
+
+VIEWS = ("heads", "mean", "stats", "similarity")
+K_SCALE, K_PALETTE, K_VIEW = "attention.colour_scale", "attention.palette", "attention.view"
+SCALES = ("shared", "per_head")
 
 settings = open_page("attention")
+set_defaults({K_SCALE: "shared", K_PALETTE: viz.PALETTES[0], K_VIEW: VIEWS[0]})
+url_state(
+    "attention",
+    {
+        K_SCALE: parse_choice(SCALES),
+        K_PALETTE: parse_choice(viz.PALETTES),
+        K_VIEW: parse_choice(VIEWS),
+    },
+)
 tokens = widgets.sentence_tokens(settings)
 config = settings.config()
 result = sentence_attention(tuple(tokens), config)
@@ -23,19 +37,19 @@ st.caption(t("attention.random_note", seed=settings.seed))
 widgets.token_chips(tokens)
 
 c1, c2 = st.columns(2)
-scale_mode = c1.radio(
+scale_mode = controls.radio(
     t("attention.colour_scale"),
-    ("shared", "per_head"),
+    SCALES,
     format_func=lambda v: t(f"attention.scale.{v}"),
     horizontal=True,
-    key="attention.colour_scale",
+    key=K_SCALE,
+    where=c1,
 )
-palette = c2.selectbox(t("attention.palette"), viz.PALETTES, key="attention.palette")
+palette = controls.selectbox(t("attention.palette"), viz.PALETTES, key=K_PALETTE, where=c2)
 
-# Only the open tab is drawn (on_change="rerun"): a slider step redraws one view, not four.
-views = ("heads", "mean", "stats", "similarity")
-tabs = st.tabs([t(f"attention.tab.{v}") for v in views], key="attention.view", on_change="rerun")
-heads_tab, mean_tab, stats_tab, similarity_tab = tabs
+# Only the open tab is drawn: a slider step redraws one view, not four.
+tabs = controls.tabs(VIEWS, [t(f"attention.tab.{v}") for v in VIEWS], key=K_VIEW)
+heads_tab, mean_tab, stats_tab, similarity_tab = (tabs[v] for v in VIEWS)
 titles = [t("stats.head_title", h=h) for h in range(settings.n_heads)]
 
 if heads_tab.open:

@@ -3,6 +3,7 @@ cross-attention, padding, Add & Norm and dropout in a small seeded encoder-decod
 
 import streamlit as st
 
+from ui import controls, url
 from ui.compute import encoder_decoder as compute
 from ui.i18n import t
 from ui.page import open_page, set_defaults, url_state
@@ -17,19 +18,21 @@ st.write(t("encoder_decoder.intro", seed=settings.seed))
 st.caption(t("encoder_decoder.settings_note" if settings.positional else "encoder_decoder.no_pe"))
 
 # --- the sentences and the model ---------------------------------------------------------------
-target = st.text_input(
+target = controls.text(
     t("encoder_decoder.target"),
     key=sections.K_TARGET,
-    max_chars=MAX_CHARS,
+    limit=MAX_CHARS,
     help=t("encoder_decoder.target_help"),
 )
+n_chars = controls.too_long(sections.K_TARGET, MAX_CHARS)
+if n_chars:
+    st.warning(t("msg.too_long", n=n_chars, limit=MAX_CHARS))
 n_layers, layer, norm_first = sections.model_controls()
 part = sections.part_picker()
-src = sections.sentence_tokens(settings.text, settings.tokenizer, "source")
-tgt = sections.sentence_tokens(target, settings.tokenizer, "target")
-sections.keep_controls(sections.part_keys(part, len(src)) if src and tgt else set())
+src = sections.source_target_tokens(settings.text, settings.tokenizer, "source")
+tgt = sections.source_target_tokens(target, settings.tokenizer, "target")
 if not (src and tgt):
-    st.stop()
+    url.stop()
 
 cfg = compute.model_config(settings.d_model, settings.n_heads, n_layers, norm_first, settings.seed)
 sections.diagram(cfg, layer, part)

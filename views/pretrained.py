@@ -4,30 +4,45 @@ import streamlit as st
 
 import viz
 from mha_core import valid_head_counts
-from ui import widgets
+from ui import controls, url, widgets
 from ui.compute import pretrained as compute
 from ui.i18n import t
-from ui.page import open_page
+from ui.page import open_page, set_defaults, url_state
+from ui.state import parse_bool, parse_int
 from viz.grid import layer_head_mosaic
 from viz.reading import add_block_targets
 
 MOSAIC_TOKENS = 32  # the 72-map overview draws at most this many tokens
 ENLARGED_TOKENS = 128  # the single enlarged head draws at most this many
 REHEAD_SHOWN = 12  # heads drawn after re-heading
+PAIR_CHARS = 2_000  # the second sentence's box
+K_PAIR, K_LAYER, K_HEAD = "pretrained.pair", "pretrained.layer", "pretrained.head"
+K_HIDE, K_REHEAD = "pretrained.hide_special", "pretrained.rehead_heads"
 
 
 def _mosaic_clicked() -> None:
     """A click on a map of the mosaic picks its layer and head (before the pickers are drawn)."""
     point = widgets.clicked_point("pretrained.mosaic_fig")
     if point:
-        st.session_state["pretrained.layer"] = int(point[0])
-        st.session_state["pretrained.head"] = int(point[1])
+        st.session_state[K_LAYER] = int(point[0])
+        st.session_state[K_HEAD] = int(point[1])
 
 
 settings = open_page("pretrained")
+set_defaults({K_PAIR: "", K_LAYER: 0, K_HEAD: 0, K_HIDE: False, K_REHEAD: 12})
+url_state(
+    "pretrained",
+    {
+        K_PAIR: lambda r: r[:PAIR_CHARS],
+        K_LAYER: lambda r: parse_int(r, 0, 63),
+        K_HEAD: lambda r: parse_int(r, 0, 63),
+        K_HIDE: parse_bool,
+        K_REHEAD: lambda r: parse_int(r, 1, 4096),
+    },
+)
 if not settings.text.strip():
     st.info(t("msg.empty"))
-    st.stop()
+    url.stop()
 with st.spinner(t("pretrained.loading")):
     cfg = compute.model().config
 st.write(
@@ -39,9 +54,12 @@ st.write(
         d_k=cfg.d_k,
     )
 )
-pair = st.text_input(
-    t("pretrained.pair"), key="pretrained.pair", help=t("pretrained.pair_help"), max_chars=2000
+pair = controls.text(
+    t("pretrained.pair"), key=K_PAIR, limit=PAIR_CHARS, help=t("pretrained.pair_help")
 )
+n_chars = controls.too_long(K_PAIR, PAIR_CHARS)
+if n_chars:
+    st.warning(t("msg.too_long", n=n_chars, limit=PAIR_CHARS))
 text, text_pair = settings.text, pair.strip() or None
 tr = compute.run(text, text_pair)
 if tr.truncated:
@@ -53,17 +71,15 @@ with st.expander(t("pretrained.tokens", n=tr.n_tokens), expanded=tr.n_tokens <= 
         st.caption(t("pretrained.token_types", types=types))
 
 c1, c2, c3 = st.columns(3)
-layer = c1.selectbox(t("pretrained.layer"), range(tr.n_layers), key="pretrained.layer")
-head = c2.selectbox(t("pretrained.head"), range(tr.n_heads), key="pretrained.head")
-hide = c3.toggle(
-    t("pretrained.hide_special"),
-    key="pretrained.hide_special",
-    help=t("pretrained.hide_special_help"),
+layer = controls.selectbox(t("pretrained.layer"), range(tr.n_layers), key=K_LAYER, where=c1)
+head = controls.selectbox(t("pretrained.head"), range(tr.n_heads), key=K_HEAD, where=c2)
+hide = controls.toggle(
+    t("pretrained.hide_special"), key=K_HIDE, help=t("pretrained.hide_special_help"), where=c3
 )
 attn, tokens = compute.shown_attention(text, text_pair, hide)  # (L, nh, T, T), T tokens
 if not tokens:
     st.info(t("pretrained.nothing_left"))
-    st.stop()
+    url.stop()
 n = len(tokens)
 
 st.subheader(t("pretrained.mosaic"))
@@ -109,12 +125,7 @@ widgets.head_stats_table(stats, kinds, key="pretrained.stats_table")
 st.subheader(t("pretrained.rehead", layer=layer))
 st.caption(t("pretrained.rehead_intro"))
 options = valid_head_counts(cfg.hidden_size)
-h_new = st.select_slider(
-    t("pretrained.rehead_heads"),
-    options,
-    value=cfg.num_attention_heads,
-    key="pretrained.rehead_heads",
-)
+h_new = controls.select_slider(t("pretrained.rehead_heads"), options, key=K_REHEAD)
 re = compute.rehead_comparison(text, text_pair, layer, h_new, hide)
 st.write(
     t(

@@ -3,11 +3,12 @@ query/key map and "What does MiniLM look at?" over a corpus, for all-MiniLM-L6-v
 
 import streamlit as st
 
-from mha_core.reading_views import FILTERS
+from mha_core.interpret import FILTERS
+from ui import controls, url
 from ui.compute import pretrained
 from ui.compute import reading as compute
 from ui.i18n import t
-from ui.page import keep_valid, open_page, set_defaults, url_state
+from ui.page import open_page, set_defaults, url_state
 from ui.sections import reading as sections
 from ui.sections.reading import (
     ALL,
@@ -48,9 +49,6 @@ def _parse_threshold(raw: str) -> float:
 
 
 settings = open_page("reading")
-if not settings.text.strip():
-    st.info(t("msg.empty"))
-    st.stop()
 with st.spinner(t("reading.loading")):
     cfg = pretrained.model().config
 L, nh = cfg.num_hidden_layers, cfg.num_attention_heads
@@ -85,6 +83,9 @@ url_state(
         K_QK_QUERY: _parse_token,
     },
 )
+if not settings.text.strip():
+    st.info(t("msg.empty"))
+    url.stop()
 st.write(t("reading.intro", layers=L, heads=nh))
 text = settings.text
 tr = pretrained.run(text, None)
@@ -95,22 +96,24 @@ with st.expander(t("reading.tokens", n=len(tokens)), expanded=len(tokens) <= 24)
     st.code("  ".join(f"{i}:{tok}" for i, tok in enumerate(tokens)), language=None)
 
 # --- the page's own controls: layer, head, filter ---------------------------------------------
-keep_valid(K_LAYER, list(range(L)))
-keep_valid(K_HEAD, list(range(nh)))
 c_layer, c_head, c_filter, c_amount = st.columns([1, 1, 2, 2])
-layer = c_layer.selectbox(t("reading.layer"), range(L), key=K_LAYER, help=t("reading.pickers_help"))
-head = c_head.selectbox(t("reading.head"), range(nh), key=K_HEAD, help=t("reading.pickers_help"))
-mode = c_filter.radio(
+pickers_help = t("reading.pickers_help")
+layer = controls.selectbox(
+    t("reading.layer"), range(L), key=K_LAYER, help=pickers_help, where=c_layer
+)
+head = controls.selectbox(t("reading.head"), range(nh), key=K_HEAD, help=pickers_help, where=c_head)
+mode = controls.radio(
     t("reading.filter"),
     FILTERS,
     format_func=lambda m: t(f"reading.filter.{m}"),
     key=K_FILTER,
     help=t("reading.filter_help"),
+    where=c_filter,
 )
 if mode == "threshold":
-    c_amount.select_slider(t("reading.threshold"), THRESHOLDS, key=K_THRESHOLD)
+    controls.select_slider(t("reading.threshold"), THRESHOLDS, key=K_THRESHOLD, where=c_amount)
 elif mode == "top_k":
-    c_amount.slider(t("reading.top_k"), 1, TOP_K_MAX, key=K_TOP_K)
+    controls.slider(t("reading.top_k"), 1, TOP_K_MAX, key=K_TOP_K, where=c_amount)
 filt = sections.Filter(mode, st.session_state[K_THRESHOLD], st.session_state[K_TOP_K])
 
 sentence = sections.Sentence(text, tokens, tr.attentions.numpy())

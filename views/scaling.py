@@ -2,10 +2,12 @@
 
 import streamlit as st
 
-from mha_core.scaling import DISTRIBUTIONS
+from mha_core.lessons.scaling import DISTRIBUTIONS
+from ui import controls
 from ui.i18n import t
-from ui.page import open_page, set_defaults
+from ui.page import open_page, set_defaults, url_state
 from ui.sections import scaling as sections
+from ui.state import parse_bool, parse_choice, parse_int
 
 SAMPLES = (1_000, 2_000, 4_000, 8_000, 16_000)
 DEFAULTS = {
@@ -21,6 +23,20 @@ DEFAULTS = {
 ss = st.session_state
 set_defaults(DEFAULTS)
 settings = open_page("scaling")
+url_state(
+    "scaling",
+    {
+        "scaling.distribution": parse_choice(DISTRIBUTIONS),
+        "scaling.samples": lambda r: SAMPLES[SAMPLES.index(parse_int(r, 1, 10**6))],
+        "scaling.hist_d_k": lambda r: sections.D_K_GRID[
+            sections.D_K_GRID.index(parse_int(r, 1, 10**6))
+        ],
+        "scaling.n_keys": lambda r: parse_int(r, 2, 64),
+        "scaling.head": lambda r: parse_int(r, 0, 511),
+        "scaling.tau": sections.parse_tau,
+        "scaling.tau_sqrt": parse_bool,
+    },
+)
 st.markdown(t("scaling.intro"))
 st.latex(
     r"\mathrm{Var}(q\cdot k) = \sum_{i=1}^{d_k} \mathrm{Var}(q_i k_i) = d_k"
@@ -30,18 +46,20 @@ st.latex(
 st.caption(t("scaling.variance_why"))
 
 c1, c2 = st.columns(2)
-c1.radio(
+controls.radio(
     t("scaling.distribution"),
     DISTRIBUTIONS,
     format_func=lambda v: t(f"scaling.dist.{v}"),
     key="scaling.distribution",
     horizontal=True,
+    where=c1,
 )
-c2.select_slider(
+controls.select_slider(
     t("scaling.samples"),
     SAMPLES,
     key="scaling.samples",
     format_func=lambda n: f"{n:,}",
+    where=c2,
 )
 dist, n_samples, seed = ss["scaling.distribution"], int(ss["scaling.samples"]), settings.seed
 st.caption(t("scaling.seed_note", seed=seed))

@@ -2,16 +2,17 @@
 
 import streamlit as st
 
-from ui import widgets
+from ui import controls, widgets
 from ui.compute.step import head_steps
 from ui.i18n import t
-from ui.page import keep_valid, open_page, url_state
+from ui.page import open_page, set_defaults, url_state
 from ui.sections import step as sections
-from ui.state import parse_int
+from ui.state import parse_choice, parse_int
 
 WINDOW = 64  # at most this many d_model / d_k dimensions per axis in one figure
 K_HEAD, K_QUERY, K_DIMS, K_DK = "step.head", "step.query", "step.dims", "step.dk_dims"
-K_STAGE = "step.stage"  # the open tab
+K_STAGE = "step.stage"  # the open tab: a step id, "0" .. "5"
+STAGES = tuple(str(i) for i in range(6))
 
 
 def _follow_head(d_k: int) -> None:
@@ -23,21 +24,31 @@ def _follow_head(d_k: int) -> None:
 def _window_picker(key: str, size: int, label: str, help: str, where) -> tuple[int, int]:
     """[start, stop) of the dimensions shown on an axis of `size` (all of them when small)."""
     if size <= WINDOW:
+        controls.clamp(key, [0])  # every dimension fits: no window (and none in the URL)
         return 0, size
-    starts = list(range(0, size, WINDOW))
-    keep_valid(key, starts)
-    start = where.select_slider(
+    start = controls.select_slider(
         label,
-        starts,
+        range(0, size, WINDOW),
         format_func=lambda s: t("step.window_option", start=s, stop=min(s + WINDOW, size) - 1),
         key=key,
         help=help,
+        where=where,
     )
     return start, min(start + WINDOW, size)
 
 
 settings = open_page("step")
-url_state("step", {K_HEAD: lambda r: parse_int(r, 0, 511), K_QUERY: lambda r: parse_int(r, 0, 511)})
+set_defaults({K_HEAD: 0, K_QUERY: 0, K_DIMS: 0, K_DK: 0, K_STAGE: STAGES[0]})
+url_state(
+    "step",
+    {
+        K_HEAD: lambda r: parse_int(r, 0, 511),
+        K_QUERY: lambda r: parse_int(r, 0, 511),
+        K_DIMS: lambda r: parse_int(r, 0, 511),
+        K_DK: lambda r: parse_int(r, 0, 511),
+        K_STAGE: parse_choice(STAGES),
+    },
+)
 tokens = widgets.sentence_tokens(settings)
 config = settings.config()
 T, C, nh, dk = len(tokens), config.d_model, config.n_heads, config.d_k
@@ -47,10 +58,8 @@ st.caption(t("step.random_note", seed=settings.seed))
 widgets.token_chips(tokens)
 
 # --- the controls --------------------------------------------------------------------------
-keep_valid(K_HEAD, list(range(nh)))
-keep_valid(K_QUERY, list(range(T)))
 c_head, c_query, c_dims, c_dk = st.columns(4)
-head = c_head.selectbox(
+head = controls.selectbox(
     t("step.head"),
     range(nh),
     format_func=lambda h: t("step.head_option", h=h),
@@ -58,13 +67,15 @@ head = c_head.selectbox(
     on_change=_follow_head,
     args=(dk,),
     help=t("step.head_help", d_k=dk),
+    where=c_head,
 )
-query = c_query.selectbox(
+query = controls.selectbox(
     t("step.query"),
     range(T),
     format_func=lambda i: t("step.query_option", i=i, token=tokens[i]),
     key=K_QUERY,
     help=t("step.query_help"),
+    where=c_query,
 )
 d0, d1 = _window_picker(
     K_DIMS, C, t("step.dims"), t("step.dims_help", d_model=C, window=WINDOW), c_dims
@@ -103,15 +114,16 @@ steps = (
     sections.concatenation,
     sections.final_projection,
 )
-labels = [t(f"step.tab.{i}") for i in range(len(steps))]
-for i, (tab, draw) in enumerate(zip(st.tabs(labels, key=K_STAGE, on_change="rerun"), steps)):
-    if tab.open:
-        with tab:
+labels = [t(f"step.tab.{i}") for i in STAGES]
+tabs = controls.tabs(STAGES, labels, key=K_STAGE)
+for i, (stage, draw) in enumerate(zip(STAGES, steps)):
+    if tabs[stage].open:
+        with tabs[stage]:
             draw(s, view)
             if i + 1 < len(steps):
                 st.button(
                     t("step.next", step=labels[i + 1]),
                     key=f"step.next_{i}",
                     on_click=st.session_state.__setitem__,
-                    args=(K_STAGE, labels[i + 1]),
+                    args=(K_STAGE, STAGES[i + 1]),
                 )

@@ -4,14 +4,14 @@
 - `model.py`: embeddings, layers, `PretrainedModel.trace` -> `PretrainedTrace`;
 - `loading.py`: `load_pretrained()` reads the model's files into our modules;
 - `reheading.py`: one trained layer split into another number of heads.
-Tokenizing (WordPiece, [CLS]/[SEP], truncation) is in `mha_core/wordpiece.py`.
+Tokenizing (WordPiece, [CLS]/[SEP], truncation) is in `mha_core/layer/wordpiece.py`.
 """
 
-from ..wordpiece import BertInput, BertTokenizer, default_model_path
+from ..layer.wordpiece import BertInput, BertTokenizer, default_model_path
 from .config import BertConfig
 from .loading import load_pretrained
 from .model import PretrainedModel, PretrainedTrace
-from .reheading import rehead
+from .reheading import layer_trace, rehead
 
 __all__ = [
     "BertConfig",
@@ -20,6 +20,7 @@ __all__ = [
     "PretrainedModel",
     "PretrainedTrace",
     "default_model_path",
+    "layer_trace",
     "load_pretrained",
     "rehead",
 ]

@@ -6,7 +6,7 @@ import json
 from dataclasses import dataclass, fields
 from pathlib import Path
 
-from ..config import check_heads
+from ..layer.config import check_heads, head_size
 
 
 @dataclass(frozen=True)
@@ -49,4 +49,4 @@ class BertConfig:
     @property
     def d_k(self) -> int:
         """Dimensions per head: hidden_size / num_attention_heads."""
-        return self.hidden_size // self.num_attention_heads
+        return head_size(self.hidden_size, self.num_attention_heads)

@@ -8,7 +8,7 @@ from pathlib import Path
 import torch
 from safetensors.torch import load_file
 
-from ..wordpiece import BertTokenizer, default_model_path, load_wordpiece
+from ..layer.wordpiece import BertTokenizer, default_model_path, load_wordpiece
 from .config import BertConfig
 from .model import PretrainedModel
 

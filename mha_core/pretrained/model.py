@@ -3,7 +3,7 @@
 Weights come from `model.safetensors`, the tokenizer from `tokenizer.json` (via the
 `tokenizers` library); `transformers` is never imported. Every layer's self-attention is our
 `MultiHeadAttention`, so each layer hands back a full `AttentionTrace` (q, k, v, scores,
-weights, per-head outputs, concat, output) for the teaching views.
+weights, per-head outputs, concat, output) for the teaching pages.
 
 One BERT layer (post-LayerNorm, as in the original paper):
 
@@ -12,7 +12,7 @@ One BERT layer (post-LayerNorm, as in the original paper):
     x = LayerNorm(x + W_2 gelu(W_1 x + b_1) + b_2)  # feed-forward (exact erf GELU), Add & Norm
 
 Shapes: T tokens, C = d_model (384), nh heads, hs = C / nh, L layers.
-Loading is in `loading.py`, re-heading in `reheading.py`, tokenizing in `mha_core/wordpiece.py`.
+Loading is in `loading.py`, re-heading in `reheading.py`, tokenizing in `layer/wordpiece.py`.
 Results are returned, never stored on the module: one loaded model serves every user at once.
 """
 
@@ -25,8 +25,8 @@ import torch
 import torch.nn.functional as F
 from torch import nn
 
-from ..attention import AttentionTrace, MultiHeadAttention
-from ..wordpiece import BertInput, BertTokenizer
+from ..layer.attention import AttentionTrace, MultiHeadAttention
+from ..layer.wordpiece import BertInput, BertTokenizer
 from .config import BertConfig
 
 
@@ -201,8 +201,8 @@ class PretrainedModel(nn.Module):
 
         `keep_layers=False` leaves `layers` empty and keeps only `attentions` (L, nh, T, T) and
         `hidden_states` (L+1, T, C): each layer's q, k, v, per-head outputs, concat and output
-        (several (T, C) tensors per layer) are not kept. `layer_trace(trace, i)` recomputes
-        layer i's full trace from its input hidden state, the same numbers as the one kept here.
+        (several (T, C) tensors per layer) are not kept. `reheading.layer_trace(model, trace, i)`
+        recomputes layer i's full trace from its input hidden state (the same numbers).
         """
         tk = self.tokenize(text, text_pair, max_tokens)
         ids = torch.tensor(tk.ids, dtype=torch.long)  # (T,)
@@ -223,33 +223,3 @@ class PretrainedModel(nn.Module):
             truncated=tk.truncated,
             n_total_tokens=tk.n_total,
         )
-
-    def rehead(
-        self, trace_or_text: PretrainedTrace | str, layer: int, n_heads: int
-    ) -> AttentionTrace:
-        """Layer `layer`'s attention with its trained projections split into `n_heads` heads
-        (see `mha_core.pretrained.reheading.rehead`)."""
-        from .reheading import rehead
-
-        return rehead(self, trace_or_text, layer, n_heads)
-
-    def layer_trace(self, trace_or_text: PretrainedTrace | str, layer: int) -> AttentionTrace:
-        """Layer `layer`'s full AttentionTrace (q, k, v, scores, weights, ...), recomputed from
-        the trace's hidden states; the same numbers as `trace.layers[layer]`."""
-        return self.rehead(trace_or_text, layer, self.n_heads)
-
-    # --- reading heads (mha_core.reading) --------------------------------------------------
-    def value_norms(self, trace_or_text: PretrainedTrace | str) -> torch.Tensor:
-        """(L, nh, T, T) value-weighted norms || alpha_ij f_h(x_j) ||; see `reading.value_norms`."""
-        from ..reading import value_norms
-
-        return value_norms(self, trace_or_text)
-
-    def head_ablation(
-        self, trace_or_text: PretrainedTrace | str, text_pair: str | None = None
-    ) -> np.ndarray:
-        """(L, nh) 1 - cos of the sentence embedding with each head zeroed; see
-        `reading.head_ablation`."""
-        from ..reading import head_ablation
-
-        return head_ablation(self, trace_or_text, text_pair)

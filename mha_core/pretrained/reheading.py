@@ -9,9 +9,9 @@ from typing import NamedTuple
 import numpy as np
 import torch
 
-from ..attention import AttentionTrace, MultiHeadAttention
-from ..config import valid_head_counts
-from ..stats import head_stats, hide_tokens
+from ..layer.attention import AttentionTrace, MultiHeadAttention
+from ..layer.config import valid_head_counts
+from ..layer.stats import head_stats, hide_tokens
 from .model import PretrainedModel, PretrainedTrace
 
 
@@ -46,6 +46,14 @@ def rehead(
     with torch.inference_mode():
         x = trace.hidden_states[layer][None]  # (1, T, C), the layer's input
         return mha(x)
+
+
+def layer_trace(
+    model: PretrainedModel, trace_or_text: PretrainedTrace | str, layer: int
+) -> AttentionTrace:
+    """Layer `layer`'s full AttentionTrace (q, k, v, scores, weights, ...), recomputed from the
+    trace's hidden states; the same numbers as `trace.layers[layer]` of a trace that kept them."""
+    return rehead(model, trace_or_text, layer, model.n_heads)
 
 
 class ReheadSummary(NamedTuple):

@@ -10,8 +10,29 @@ from pathlib import Path
 import numpy as np
 import pytest
 from streamlit.testing.v1 import AppTest
+from streamlit.testing.v1.element_tree import ElementList
+
+from ui.controls import widget_key
 
 APP = str(Path(__file__).resolve().parents[2] / "app.py")
+
+
+def _by_control_key(self, key: str):
+    """`at.selectbox(key="step.head")` finds the widget of control "step.head": the app's
+    widgets are keyed `_w.<control key>[.<digest of the labels>]` (ui/controls.py), and a test
+    names the control, as the page's code does."""
+    for e in self._list:
+        if getattr(e, "key", None) == key:
+            return e
+    wkey = widget_key(key)
+    for e in self._list:
+        k = getattr(e, "key", None) or ""
+        if k == wkey or k.startswith(wkey + "."):
+            return e
+    raise KeyError(key)
+
+
+ElementList.__call__ = _by_control_key
 
 
 def make_app(page: str | None = None, query: dict | None = None, **state) -> AppTest:

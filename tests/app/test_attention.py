@@ -10,7 +10,6 @@ import pytest
 
 from mha_core import AttentionConfig, run_attention, word_tokenize
 from tests.app.conftest import figure, make_app, plotly_array, rerun, run_app, shared
-from ui.strings.attention import EN
 
 MARKUP = [
     "<b>x</b>",
@@ -64,7 +63,7 @@ def _tokens(grid, axis: str = "x") -> list[str]:
 
 def _open(at, view: str):
     """Open a tab of the page ("mean", "stats", "similarity"): only the open tab is drawn."""
-    at.session_state["attention.view"] = EN[f"attention.tab.{view}"]
+    at.session_state["attention.view"] = view
     return rerun(at)
 
 

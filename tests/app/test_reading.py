@@ -1,7 +1,7 @@
 """The Reading heads page through AppTest.
 
-Every figure is compared with numbers computed here from the core (`mha_core.reading`,
-`mha_core.reading_views`, our own model loaded in this module), not from the page's helpers; the
+Every figure is compared with numbers computed here from the core (`mha_core.interpret`, our
+own model loaded in this module), not from the page's helpers; the
 filter is checked against a share of hidden mass computed here from the unfiltered matrix.
 """
 
@@ -15,18 +15,19 @@ import pytest
 import torch
 
 import mha_core
-from mha_core.reading import (
+from mha_core.interpret import (
     CATEGORIES,
     CLARK_2019,
     attention_shares,
     corpus_statistics,
     head_ablation,
     load_corpus,
+    query_key_map,
     rollout,
     row_shares,
     value_norms,
 )
-from mha_core.reading_views import query_key_map
+from mha_core.pretrained import layer_trace
 from tests.app.conftest import figure, page_text, plotly_array, run_app, shared
 from tests.app.test_hostile_input import RAW_MARKUP, TEXTS
 from ui.strings import STRINGS
@@ -129,7 +130,7 @@ def test_default_view_shows_every_view_with_the_cores_numbers(model, trace):
     hi = np.unravel_index(np.argmax(imp), imp.shape)
     assert f"layer {hi[0]}, head {hi[1]} (1 − cos = {imp[hi]:.4g})" in _captions(at)
     # the query/key map of layer 0, head 0 (keys translated by default)
-    att = model.layer_trace(trace, 0)
+    att = layer_trace(model, trace, 0)
     m = query_key_map(att.q[0, 0].numpy(), att.k[0, 0].numpy(), translate_keys=True)
     pts = [d for d in figure(at, "reading.fig.qk")["data"] if d.get("mode") == "markers+text"]
     np.testing.assert_allclose(plotly_array(pts[0]["x"]), m.queries[:, 0], rtol=1e-6, atol=1e-9)
@@ -223,7 +224,7 @@ def test_rollout_without_residual_and_query_key_map_controls(model, trace):
     )
     roll = rollout(trace.attentions, residual=False).numpy()
     np.testing.assert_allclose(_z(figure(at, "reading.fig.rollout")), roll[4], rtol=1e-6)
-    att = model.layer_trace(trace, 4)
+    att = layer_trace(model, trace, 4)
     m = query_key_map(att.q[0, 2].numpy(), att.k[0, 2].numpy(), translate_keys=False)
     fig = figure(at, "reading.fig.qk")
     pts = [d for d in fig["data"] if d.get("mode") == "markers+text"]

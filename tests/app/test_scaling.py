@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from mha_core import AttentionConfig, run_attention
-from mha_core import scaling as sc
+from mha_core.lessons import scaling as sc
 from tests.app.conftest import figure, figures_by_key, page_text, plotly_array, rerun, run_app
 
 SCALING = "views/scaling.py"

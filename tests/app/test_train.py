@@ -8,7 +8,7 @@ page's helpers. A fresh AppTest per case (see tests/app/conftest.py).
 
 from __future__ import annotations
 
-import inspect
+import dataclasses
 import io
 import json
 
@@ -17,7 +17,7 @@ import pandas as pd
 import pytest
 import safetensors.torch
 
-from mha_core import TASKS, predict, train_toy
+from mha_core import TASKS, TrainSettings, predict, train_toy
 from tests.app.conftest import figure, make_app, page_text, plotly_array, rerun, run_app
 from ui.compute import train as compute
 from ui.compute.train import LiveRun, TrainChoice, TryProblem
@@ -30,8 +30,8 @@ TINY = {"train.steps": 6}  # every step snapshotted (as many snapshots as the de
 
 
 def _core_defaults() -> dict:
-    params = inspect.signature(train_toy).parameters
-    return {name: params[name].default for name in params if name != "on_step"}
+    """The settings `train_toy()` runs with: the core's `TrainSettings()`."""
+    return dataclasses.asdict(TrainSettings())
 
 
 def _train(query=None, **state):
@@ -57,7 +57,7 @@ def _reference(steps=6, **kw):
     """The run the page makes for these settings, made here with the core directly."""
     choice = TrainChoice(steps=steps, **kw)
     return train_toy(
-        choice.task,
+        task=choice.task,
         d_model=choice.d_model,
         n_heads=choice.n_heads,
         n_layers=choice.n_layers,

@@ -1,4 +1,4 @@
-"""LayerNorm vs BatchNorm statistics and seeded attention dropout (mha_core.addnorm).
+"""LayerNorm vs BatchNorm statistics and seeded attention dropout (mha_core.lessons.addnorm).
 
 References: F.layer_norm, F.batch_norm / nn.BatchNorm1d in training mode, evaluated in float64
 (norm_statistics computes in float64: with two tokens a feature's spread can be 1e-3 of its

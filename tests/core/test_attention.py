@@ -263,7 +263,7 @@ def test_additive_scoring_matches_formula():
         tr = ours(x)
         for h in range(3):
             q, k = tr.q[0, h], tr.k[0, h]  # (T, hs)
-            Wq, Wk, v = ours.additive_q[h], ours.additive_k[h], ours.additive_v[h]
+            Wq, Wk, v = ours.scorer.w_q[h], ours.scorer.w_k[h], ours.scorer.v[h]
             expect = torch.empty(5, 5)
             for i in range(5):
                 for j in range(5):
@@ -331,10 +331,11 @@ def test_logits_are_what_the_softmax_saw(scoring):
     with torch.no_grad():
         tr = ours(x, mask="causal", temperature=0.5)
     upper = torch.triu(torch.ones(6, 6, dtype=torch.bool), diagonal=1)
-    assert torch.isneginf(tr.logits[..., upper]).all()
-    assert torch.isfinite(tr.logits[..., ~upper]).all()
-    assert_close_f32(torch.softmax(tr.logits, -1), tr.weights, atol=1e-6)
+    assert torch.isneginf(tr.masked_scores[..., upper]).all()
+    assert torch.isfinite(tr.masked_scores[..., ~upper]).all()
+    assert_close_f32(torch.softmax(tr.masked_scores, -1), tr.weights, atol=1e-6)
     expect = tr.scores * tr.scale_factor / 0.5
-    torch.testing.assert_close(tr.logits[..., ~upper], expect[..., ~upper], atol=1e-5, rtol=1e-6)
+    got = tr.masked_scores[..., ~upper]
+    torch.testing.assert_close(got, expect[..., ~upper], atol=1e-5, rtol=1e-6)
     if scoring == "additive":  # the stored scores were not overwritten by the softmax
         assert not torch.allclose(tr.scores.exp().sum(-1), torch.ones(2, 3, 6))

@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from mha_core import AttentionConfig, run_attention
-from mha_core.export import CSV_COLUMNS, trace_json, weights_csv
+from mha_core.layer.export import CSV_COLUMNS, trace_json, weights_csv
 
 TOKENS = ["the", "cat", ",", "the", '"dog"', "=1+1"]
 

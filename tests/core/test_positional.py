@@ -15,8 +15,9 @@ import torch
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from mha_core import AttentionConfig, build_attention, embed_tokens, positional
-from mha_core import permutation as pm
+from mha_core import AttentionConfig, build_attention, embed_tokens
+from mha_core.layer import positional
+from mha_core.lessons import permutation as pm
 
 
 def _pe_reference(n_positions: int, d_model: int) -> np.ndarray:

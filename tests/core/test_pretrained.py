@@ -22,8 +22,14 @@ from transformers import AutoTokenizer, BertModel
 from transformers.models.bert.tokenization_bert_legacy import BertTokenizerLegacy
 
 import mha_core
-from mha_core.attention import AttentionTrace
-from mha_core.pretrained import PretrainedModel, PretrainedTrace, default_model_path
+from mha_core.layer.attention import AttentionTrace
+from mha_core.pretrained import (
+    PretrainedModel,
+    PretrainedTrace,
+    default_model_path,
+    layer_trace,
+    rehead,
+)
 from tests.conftest import assert_close_f32
 
 ATTN_ATOL = 1e-5
@@ -304,7 +310,7 @@ def test_trace_pickles(ours):
     assert torch.equal(back.attentions, trace.attentions)
     assert torch.equal(back.hidden_states, trace.hidden_states)
     assert torch.equal(back.layers[2].weights, trace.layers[2].weights)
-    assert torch.equal(ours.rehead(back, 2, 6).output, ours.rehead(trace, 2, 6).output)
+    assert torch.equal(rehead(ours, back, 2, 6).output, rehead(ours, trace, 2, 6).output)
 
 
 def test_same_text_same_numbers(ours):
@@ -354,8 +360,8 @@ def test_layer_trace_recomputes_the_kept_layer(ours, keep_layers):
     full = ours.trace(text)
     trace = ours.trace(text, keep_layers=keep_layers)
     for i, old in enumerate(full.layers):
-        new = ours.layer_trace(trace, i)
-        for name in ("q", "k", "v", "logits", "weights", "head_outputs", "concat", "output"):
+        new = layer_trace(ours, trace, i)
+        for name in ("q", "k", "v", "masked_scores", "weights", "head_outputs", "concat", "output"):
             assert torch.equal(getattr(new, name), getattr(old, name)), (i, name)
 
 
@@ -363,7 +369,7 @@ def test_layer_trace_recomputes_the_kept_layer(ours, keep_layers):
 @pytest.mark.parametrize("layer", range(6))
 def test_rehead_with_12_heads_is_the_layer(ours, layer):
     trace = ours.trace("Hello, world! <b>x</b> 🙂 café")
-    new = ours.rehead(trace, layer, 12)
+    new = rehead(ours, trace, layer, 12)
     old = trace.layers[layer]
     for name in ("q", "k", "v", "weights", "head_outputs", "concat", "output"):
         assert torch.equal(getattr(new, name), getattr(old, name)), name
@@ -371,8 +377,8 @@ def test_rehead_with_12_heads_is_the_layer(ours, layer):
 
 def test_rehead_accepts_text(ours):
     text = "the cat saw the dog"
-    a = ours.rehead(text, 2, 6)
-    b = ours.rehead(ours.trace(text), 2, 6)
+    a = rehead(ours, text, 2, 6)
+    b = rehead(ours, ours.trace(text), 2, 6)
     assert torch.equal(a.weights, b.weights)
     assert torch.equal(a.output, b.output)
 
@@ -400,7 +406,7 @@ def reference_attention(hf_model, x: torch.Tensor, layer: int, n_heads: int):
 @pytest.mark.parametrize("layer", [0, 3, 5])
 def test_rehead_is_the_same_function_split_differently(ours, hf_model, layer, n_heads):
     trace = ours.trace("The quick brown fox jumps over the lazy dog. 你好 🙂")
-    new = ours.rehead(trace, layer, n_heads)
+    new = rehead(ours, trace, layer, n_heads)
     T, hs = len(trace.tokens), 384 // n_heads
     assert new.q.shape == new.k.shape == new.v.shape == (1, n_heads, T, hs)
     assert new.weights.shape == (1, n_heads, T, T)
@@ -420,7 +426,7 @@ def test_rehead_is_the_same_function_split_differently(ours, hf_model, layer, n_
 
 def test_rehead_changes_the_weights(ours):
     trace = ours.trace("The quick brown fox jumps over the lazy dog.")
-    six = ours.rehead(trace, 1, 6)
+    six = rehead(ours, trace, 1, 6)
     assert not torch.allclose(six.output, trace.layers[1].output, atol=1e-3)
 
 
@@ -428,18 +434,18 @@ def test_rehead_changes_the_weights(ours):
 def test_rehead_invalid_head_count(ours, n_heads):
     trace = ours.trace("hello")
     with pytest.raises(ValueError, match="n_heads"):
-        ours.rehead(trace, 0, n_heads)
+        rehead(ours, trace, 0, n_heads)
 
 
 def test_rehead_message_lists_valid_head_counts(ours):
     with pytest.raises(ValueError, match=r"384.*1, 2, 3, 4, 6, 8, 12, 16, 24"):
-        ours.rehead("hello", 0, 5)
+        rehead(ours, "hello", 0, 5)
 
 
 @pytest.mark.parametrize("layer", [-1, 6, 1.0, None])
 def test_rehead_invalid_layer(ours, layer):
     with pytest.raises(ValueError, match="layer"):
-        ours.rehead("hello", layer, 12)
+        rehead(ours, "hello", layer, 12)
 
 
 # --- loading ---------------------------------------------------------------------------------
@@ -459,7 +465,7 @@ def test_missing_folder_says_what_is_missing(tmp_path):
 def test_no_transformers_import():
     code = (
         "import mha_core, sys; m = mha_core.load_pretrained(); m.trace('hi'); "
-        "m.rehead('hi', 0, 6); "
+        "mha_core.pretrained.rehead(m, 'hi', 0, 6); "
         "assert 'transformers' not in sys.modules, 'transformers was imported'; "
         "assert 'sentence_transformers' not in sys.modules"
     )

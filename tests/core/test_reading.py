@@ -17,8 +17,7 @@ import torch.nn.functional as F
 from transformers import BertModel
 
 import mha_core
-from mha_core.pretrained import PretrainedModel, default_model_path
-from mha_core.reading import (
+from mha_core.interpret import (
     CATEGORIES,
     CLARK_2019,
     CLARK_2019_CITATION,
@@ -26,6 +25,7 @@ from mha_core.reading import (
     ablate_heads,
     attention_shares,
     corpus_statistics,
+    head_ablation,
     is_punctuation,
     load_corpus,
     rollout,
@@ -34,6 +34,7 @@ from mha_core.reading import (
     transformed_value_norms,
     value_norms,
 )
+from mha_core.pretrained import PretrainedModel, default_model_path
 
 SENTENCES = [
     "The committee, which met on Friday, postponed the vote until March.",
@@ -165,7 +166,7 @@ def test_value_norms_match_hf_hidden_states_and_weights(ours, hf_model, text):
     """|| alpha_ij f_h(x_j) || computed from HF's hidden states, attentions and weights, with
     the T x T x C definition per head."""
     trace = ours.trace(text, keep_layers=False)
-    got = ours.value_norms(trace)
+    got = value_norms(ours, trace)
     out = hf_run(hf_model, trace)
     L, nh, T = 6, 12, trace.n_tokens
     hs = 384 // nh
@@ -201,7 +202,7 @@ def test_value_norms_take_text_and_are_computed_on_request(ours):
     text = SENTENCES[3]
     trace = ours.trace(text, keep_layers=False)
     assert not hasattr(trace, "value_norms")  # the trace stays cheap: nothing extra kept
-    a, b = ours.value_norms(text), ours.value_norms(trace)
+    a, b = value_norms(ours, text), value_norms(ours, trace)
     assert torch.equal(a, b)
     tv = transformed_value_norms(ours, trace)
     assert tv.shape == (6, 12, trace.n_tokens) and bool((tv > 0).all())
@@ -228,7 +229,7 @@ def test_special_tokens_lose_share_under_value_norms(ours, text):
     that of [CLS] and [SEP] together, is lower under value norms than under weights."""
     trace = ours.trace(text, keep_layers=False)
     w = attention_shares(trace.attentions, trace.tokens)  # (n_categories, L, nh)
-    n = attention_shares(row_shares(ours.value_norms(trace)), trace.tokens)
+    n = attention_shares(row_shares(value_norms(ours, trace)), trace.tokens)
     cls, sep = CATEGORIES.index("cls"), CATEGORIES.index("sep")
     layer_w, layer_n = w.mean(-1), n.mean(-1)  # (n_categories, L)
     assert (layer_n[cls, MIDDLE] < layer_w[cls, MIDDLE]).all()
@@ -262,7 +263,7 @@ def test_zeroing_no_head_changes_nothing_exactly(ours):
 def test_head_ablation_matches_one_hf_forward_per_head(ours, hf_model):
     """The slow reference: 72 HF forwards, each with one head's output zeroed by a hook."""
     trace = ours.trace(SENTENCES[1], keep_layers=False)
-    got = ours.head_ablation(trace)
+    got = head_ablation(ours, trace)
     assert got.shape == (6, 12) and got.dtype == np.float64
 
     def embedding(out) -> torch.Tensor:  # mean pooling, L2 normalised in float64
@@ -282,12 +283,12 @@ def test_head_ablation_matches_one_hf_forward_per_head(ours, hf_model):
 
 def test_head_ablation_takes_text_and_pair(ours):
     text, pair = "The cat sat on the mat.", "Where did the cat sit?"
-    a = ours.head_ablation(text, pair)
-    b = ours.head_ablation(ours.trace(text, pair, keep_layers=False))
+    a = head_ablation(ours, text, pair)
+    b = head_ablation(ours, ours.trace(text, pair, keep_layers=False))
     np.testing.assert_array_equal(a, b)
-    assert not np.array_equal(a, ours.head_ablation(text))
+    assert not np.array_equal(a, head_ablation(ours, text))
     with pytest.raises(ValueError, match="text_pair"):
-        ours.head_ablation(ours.trace(text), pair)
+        head_ablation(ours, ours.trace(text), pair)
 
 
 @pytest.mark.parametrize(
@@ -308,7 +309,7 @@ def test_ablate_heads_rejects_nan(ours):
 def test_head_ablation_leaves_the_model_alone(ours):
     before = {k: v.clone() for k, v in ours.state_dict().items()}
     attrs = set(vars(ours))
-    ours.head_ablation("the cat saw the dog")
+    head_ablation(ours, "the cat saw the dog")
     assert set(vars(ours)) == attrs
     for k, v in ours.state_dict().items():
         assert torch.equal(v, before[k]), k
@@ -347,7 +348,7 @@ def shares_loop(m: np.ndarray, tokens) -> np.ndarray:
 def test_attention_shares_match_the_definition(ours):
     trace = ours.trace(SENTENCES[2], keep_layers=False)
     assert any(is_punctuation(t) for t in trace.tokens)
-    for m in (trace.attentions, row_shares(ours.value_norms(trace))):
+    for m in (trace.attentions, row_shares(value_norms(ours, trace))):
         got = attention_shares(m, trace.tokens)
         np.testing.assert_allclose(got, shares_loop(m.double().numpy(), trace.tokens), rtol=1e-12)
 

@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from mha_core import AttentionConfig, run_attention
-from mha_core import scaling as sc
+from mha_core.lessons import scaling as sc
 
 D_KS = (1, 4, 16, 64, 256, 1024)
 

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 import torch
 
-from mha_core.stats import head_kinds, head_similarity, head_stats, hide_tokens
+from mha_core.layer.stats import head_kinds, head_similarity, head_stats, hide_tokens
 
 
 def _rand_weights(nh, T, seed=0, causal=False):

@@ -21,7 +21,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from mha_core import AttentionConfig, build_attention, run_attention, valid_head_counts
-from mha_core.steps import HeadSteps, head_steps
+from mha_core.lessons.steps import HeadSteps, head_steps
 from tests.conftest import assert_close_f32
 
 F32 = 1e-6  # same float32 arithmetic, possibly another order of summation
@@ -262,16 +262,16 @@ def test_additive_scores_follow_their_formula(mask):
         assert torch.equal(s.scaled_scores, s.scores)
         q = s.q.double().numpy()
         k = s.k.double().numpy()
-        wq = layer.additive_q[h].detach().double().numpy()
-        wk = layer.additive_k[h].detach().double().numpy()
-        v = layer.additive_v[h].detach().double().numpy()
+        wq = layer.scorer.w_q[h].detach().double().numpy()
+        wk = layer.scorer.w_k[h].detach().double().numpy()
+        v = layer.scorer.v[h].detach().double().numpy()
         # score[i, j] = v^T tanh(q_i W_q + k_j W_k), for every pair
         ref = np.tanh((q @ wq)[:, None, :] + (k @ wk)[None, :, :]) @ v  # (T, T)
         _close64(s.scores, ref)
         _close64(a.features, np.tanh(q[s.query] @ wq + k @ wk))
         _close64(a.row_scores, ref[s.query])
         assert_close_f32(a.row_scores, s.scores[s.query], atol=F32)
-        assert torch.equal(a.w_q, layer.additive_q[h].detach())
+        assert torch.equal(a.w_q, layer.scorer.w_q[h].detach())
 
 
 def test_dot_product_has_no_additive_parts():

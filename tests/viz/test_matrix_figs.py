@@ -3,9 +3,6 @@
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
-from pathlib import Path
 
 import numpy as np
 import plotly.graph_objects as go
@@ -161,13 +158,3 @@ def test_weights_compare_bars():
         weights_compare(uniform, attention[:3], list("abcd"))
     with pytest.raises(ValueError, match="labels"):
         weights_compare(uniform, attention, list("abc"))
-
-
-def test_viz_matrix_imports_neither_streamlit_nor_torch():
-    code = (
-        "import sys, viz.matrix; "
-        "bad = {'streamlit', 'torch'} & set(sys.modules); "
-        "assert not bad, bad"
-    )
-    root = Path(__file__).resolve().parents[2]
-    subprocess.run([sys.executable, "-c", code], check=True, cwd=root)

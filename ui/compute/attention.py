@@ -17,7 +17,7 @@ from mha_core import (
     word_tokenize,
     wordpiece_tokenize,
 )
-from mha_core.stats import HeadStats, head_kinds, head_similarity, head_stats
+from mha_core.layer.stats import HeadStats, head_kinds, head_similarity, head_stats
 
 
 @st.cache_resource(max_entries=32, show_spinner=False)

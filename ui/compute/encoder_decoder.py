@@ -5,12 +5,12 @@ from __future__ import annotations
 import streamlit as st
 
 from mha_core import MAX_TOKENS, EncoderDecoder, EncoderDecoderConfig
-from mha_core.encdec_view import (
-    BatchView,
-    DropoutView,
+from mha_core.lessons.encoder_decoder import (
+    DropoutComparison,
+    PaddedBatch,
     PairAttention,
-    batch_view,
-    dropout_view,
+    dropout_comparison,
+    padded_batch,
     pair_attention,
 )
 
@@ -58,9 +58,9 @@ def pair(
 @st.cache_data(max_entries=16, show_spinner=False)
 def batch(
     sentences: tuple[tuple[str, ...], ...], cfg: EncoderDecoderConfig, layer: int, positional: bool
-) -> BatchView:
+) -> PaddedBatch:
     """The padded batch through the encoder, seen at `layer`: padding, Add & Norm."""
-    return batch_view(model(cfg), sentences, layer, positional=positional)
+    return padded_batch(model(cfg), sentences, layer, positional=positional)
 
 
 @st.cache_data(max_entries=32, show_spinner=False)
@@ -73,7 +73,7 @@ def dropout(
     head: int,
     p: float,
     seed: int,
-) -> DropoutView:
+) -> DropoutComparison:
     """Dropout on one head of the encoder self-attention (training against eval)."""
     weights = pair(src, tgt, cfg, positional).encoder_self[layer, head]  # (S, S)
-    return dropout_view(weights, p, seed)
+    return dropout_comparison(weights, p, seed)

@@ -6,8 +6,8 @@ import numpy as np
 import streamlit as st
 
 from mha_core import AttentionConfig
-from mha_core import permutation as perm_core
-from mha_core import positional as positional_core
+from mha_core.layer import positional as positional_core
+from mha_core.lessons import permutation as perm_core
 from ui.compute.attention import attention_layer
 
 

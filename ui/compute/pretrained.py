@@ -6,9 +6,10 @@ import numpy as np
 import streamlit as st
 
 from mha_core import AttentionTrace
+from mha_core.layer.stats import HeadStats, head_kinds, head_stats, hide_tokens
 from mha_core.pretrained import PretrainedModel, PretrainedTrace, load_pretrained
 from mha_core.pretrained.reheading import ReheadSummary, rehead_summary
-from mha_core.stats import HeadStats, head_kinds, head_stats, hide_tokens
+from mha_core.pretrained.reheading import rehead as rehead_layer
 
 
 @st.cache_resource(show_spinner=False)
@@ -26,7 +27,7 @@ def run(text: str, text_pair: str | None) -> PretrainedTrace:
 @st.cache_data(max_entries=16, show_spinner=False)
 def rehead(text: str, text_pair: str | None, layer: int, n_heads: int) -> AttentionTrace:
     """Layer `layer` split into `n_heads` heads; with the model's own count, the layer itself."""
-    return model().rehead(run(text, text_pair), layer, n_heads)
+    return rehead_layer(model(), run(text, text_pair), layer, n_heads)
 
 
 def _keep(trace: PretrainedTrace, hide_special: bool) -> np.ndarray | None:

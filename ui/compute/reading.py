@@ -1,4 +1,4 @@
-"""Reading heads: cached calls into `mha_core.reading` for the sidebar sentence, on the same
+"""Reading heads: cached calls into `mha_core.interpret` for the sidebar sentence, on the same
 cached model and trace as the Pretrained heads page, and the corpus pass once per process."""
 
 from __future__ import annotations
@@ -9,17 +9,20 @@ from collections.abc import Callable
 import numpy as np
 import streamlit as st
 
-from mha_core.reading import (
+from mha_core.interpret import (
     CorpusStatistics,
+    FilteredAttention,
+    QueryKeyMap,
     attention_shares,
     corpus_statistics,
+    filter_attention,
     head_ablation,
     load_corpus,
+    query_key_map,
     rollout,
     row_shares,
     value_norms,
 )
-from mha_core.reading_views import FilteredAttention, QueryKeyMap, filter_attention, query_key_map
 from ui.compute.pretrained import model, rehead, run
 
 CORPUS_LIMIT: int | None = None  # sentences of the built-in corpus used (None: all; tests: a few)
@@ -53,7 +56,7 @@ def importance(text: str) -> np.ndarray:
 
 @st.cache_data(max_entries=16, show_spinner=False)
 def layer_shares(text: str) -> tuple[np.ndarray, np.ndarray]:
-    """Per layer (mean over heads) shares on each of `mha_core.reading.CATEGORIES`, for this
+    """Per layer (mean over heads) shares on each of `mha_core.interpret.CATEGORIES`, for this
     sentence: (n_categories, L) under weights and (n_categories, L) under value norms."""
     tr = run(text, None)
     w = attention_shares(tr.attentions, tr.tokens).mean(axis=-1)

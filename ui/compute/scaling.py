@@ -7,7 +7,7 @@ from dataclasses import replace
 import streamlit as st
 
 from mha_core import AttentionConfig
-from mha_core import scaling as scaling_core
+from mha_core.lessons import scaling as scaling_core
 from ui.compute.attention import sentence_attention
 
 

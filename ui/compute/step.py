@@ -5,8 +5,8 @@ from __future__ import annotations
 import streamlit as st
 
 from mha_core import AttentionConfig
-from mha_core.steps import HeadSteps
-from mha_core.steps import head_steps as _head_steps
+from mha_core.lessons.steps import HeadSteps
+from mha_core.lessons.steps import head_steps as _head_steps
 from ui.compute.attention import attention_layer, sentence_attention
 
 

@@ -12,24 +12,27 @@ import json
 import math
 import threading
 import time
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 
 import numpy as np
 import pandas as pd
 import safetensors.torch
 
 from mha_core import TASKS, ToyRun, ToyTask, ToyTrainer, evaluate, mirror_index, predict
-from mha_core.training import DEFAULTS, Prediction, TrainProgress
+from mha_core.layer.config import head_size, valid_head_counts
+from mha_core.layer.limits import MAX_SEED as MAX_SEED
+from mha_core.layer.limits import TRAIN_MAX_HEADS
+from mha_core.transformer.prediction import Prediction
+from mha_core.transformer.training import DEFAULTS, TrainProgress, TrainSettings
 
 # The choices offered (the core's defaults are always among them).
 TASK_NAMES = tuple(TASKS)
 DEFAULT_TASK = "reverse"  # train_toy's default task
-D_MODELS = tuple(sorted({16, 32, 48, 64, 96, 128, DEFAULTS["d_model"]}))
-MAX_HEADS = 8
+D_MODELS = tuple(sorted({16, 32, 48, 64, 96, 128, DEFAULTS.d_model}))
+MAX_HEADS = TRAIN_MAX_HEADS
 MAX_LAYERS = 3
 MAX_STEPS = 3000
-MAX_SEED = 1_000_000
-LRS = tuple(sorted({0.0003, 0.001, 0.003, 0.01, 0.03, 0.1, DEFAULTS["lr"]}))
+LRS = tuple(sorted({0.0003, 0.001, 0.003, 0.01, 0.03, 0.1, DEFAULTS.lr}))
 
 CHUNK_S = 0.5  # wall time of one chunk of steps between two redraws
 MAX_CHUNK = 100  # steps
@@ -43,16 +46,16 @@ class TrainChoice:
     """What the learner picked on the page: the arguments of one `ToyTrainer`."""
 
     task: str = DEFAULT_TASK
-    d_model: int = DEFAULTS["d_model"]
-    n_heads: int = DEFAULTS["n_heads"]
-    n_layers: int = DEFAULTS["n_layers"]
-    steps: int = DEFAULTS["steps"]
-    lr: float = DEFAULTS["lr"]
-    seed: int = DEFAULTS["seed"]
+    d_model: int = DEFAULTS.d_model
+    n_heads: int = DEFAULTS.n_heads
+    n_layers: int = DEFAULTS.n_layers
+    steps: int = DEFAULTS.steps
+    lr: float = DEFAULTS.lr
+    seed: int = DEFAULTS.seed
 
     @property
     def d_k(self) -> int:
-        return self.d_model // self.n_heads
+        return head_size(self.d_model, self.n_heads)
 
     @property
     def snapshot_every(self) -> int:
@@ -60,24 +63,15 @@ class TrainChoice:
         them, denser for short runs, sparser for long ones."""
         fewest = max(1, self.steps // MIN_SNAPSHOTS)  # at least MIN_SNAPSHOTS (or every step)
         most = math.ceil(self.steps / MAX_SNAPSHOTS)  # at most MAX_SNAPSHOTS
-        return max(most, min(DEFAULTS["snapshot_every"], fewest))
+        return max(most, min(DEFAULTS.snapshot_every, fewest))
 
     def trainer(self) -> ToyTrainer:
-        return ToyTrainer(
-            self.task,
-            d_model=self.d_model,
-            n_heads=self.n_heads,
-            n_layers=self.n_layers,
-            steps=self.steps,
-            lr=self.lr,
-            seed=self.seed,
-            snapshot_every=self.snapshot_every,
-        )
+        return ToyTrainer(TrainSettings(**asdict(self), snapshot_every=self.snapshot_every))
 
 
 def head_options(d_model: int) -> list[int]:
     """Head counts that divide d_model (so d_k = d_model / h is whole), up to MAX_HEADS."""
-    return [h for h in range(1, min(MAX_HEADS, d_model) + 1) if d_model % h == 0]
+    return valid_head_counts(d_model, MAX_HEADS)
 
 
 @dataclass(frozen=True, eq=False)

@@ -9,11 +9,10 @@ import streamlit as st
 
 import viz
 from mha_core import MAX_TOKENS, EncoderDecoderConfig
-from mha_core.encdec_view import BatchView, DropoutView, PairAttention
-from ui import widgets
+from mha_core.lessons.encoder_decoder import DropoutComparison, PaddedBatch, PairAttention
+from ui import controls, widgets
 from ui.compute.attention import tokenize
 from ui.i18n import t
-from ui.page import keep_valid
 from ui.state import (
     MAX_HEADS,
     MAX_SEED,
@@ -57,8 +56,6 @@ DEFAULTS = {
     K_P: 0.2,
     K_DROP_SEED: 0,
 }
-# the page's own widgets drawn only for some parts (kept while another part is shown)
-PART_KEYS = {"padding": (K_CUT, K_HEAD), "addnorm": (K_CUT,), "dropout": (K_P, K_HEAD)}
 
 
 def _num(x: float) -> str:
@@ -75,7 +72,7 @@ def _plot(fig, key: str, where=None) -> None:
 
 
 # --- the sentences ---------------------------------------------------------------------------
-def sentence_tokens(text: str, tokenizer: str, which: str) -> list[str]:
+def source_target_tokens(text: str, tokenizer: str, which: str) -> list[str]:
     """Tokens of the source ("source": the sidebar's sentence, the shared notices) or of the
     target ("target"); a notice when there are none (empty list) or when the text was cut."""
     prefix = "msg" if which == "source" else f"{P}.target"
@@ -91,44 +88,29 @@ def sentence_tokens(text: str, tokenizer: str, which: str) -> list[str]:
     return list(tok.tokens)
 
 
-def keep_controls(drawn: set[str]) -> None:
-    """Part controls not drawn in this run keep their values (Streamlit forgets the value of a
-    widget that is not drawn): set them again from the script."""
-    ss = st.session_state
-    for key in {k for keys in PART_KEYS.values() for k in keys} - drawn:
-        if key in ss:
-            ss[key] = ss[key]
-
-
-def part_keys(part: str, n_src: int) -> set[str]:
-    """The part controls drawn for `part` on a source of `n_src` tokens."""
-    keys = set(PART_KEYS.get(part, ()))
-    if n_src < 3:  # no choice of cut: sentence 2 is 1 token (or there is no sentence 2)
-        keys.discard(K_CUT)
-    return keys
-
-
 # --- the controls ----------------------------------------------------------------------------
 def model_controls() -> tuple[int, int, bool]:
     """Layers N, the layer shown, pre-norm: (n_layers, layer, norm_first)."""
     c1, c2, c3 = st.columns(3)
-    n_layers = c1.select_slider(
-        t(f"{P}.layers"), LAYER_COUNTS, key=K_LAYERS, help=t(f"{P}.layers_help")
+    n_layers = controls.select_slider(
+        t(f"{P}.layers"), LAYER_COUNTS, key=K_LAYERS, help=t(f"{P}.layers_help"), where=c1
     )
-    keep_valid(K_LAYER, list(range(n_layers)))
-    layer = c2.selectbox(
+    layer = controls.selectbox(
         t(f"{P}.layer"),
         range(n_layers),
         format_func=lambda v: t(f"{P}.layer_option", l=v),
         key=K_LAYER,
         help=t(f"{P}.layer_help"),
+        where=c2,
     )
-    norm_first = c3.toggle(t(f"{P}.pre_norm"), key=K_PRE_NORM, help=t(f"{P}.pre_norm_help"))
+    norm_first = controls.toggle(
+        t(f"{P}.pre_norm"), key=K_PRE_NORM, help=t(f"{P}.pre_norm_help"), where=c3
+    )
     return n_layers, layer, norm_first
 
 
 def part_picker() -> str:
-    return st.radio(
+    return controls.radio(
         t(f"{P}.part"),
         PARTS,
         format_func=lambda v: t(f"{P}.part.{v}"),
@@ -138,12 +120,12 @@ def part_picker() -> str:
 
 
 def head_picker(n_heads: int, where=None) -> int:
-    keep_valid(K_HEAD, list(range(n_heads)))
-    return (where or st).selectbox(
+    return controls.selectbox(
         t(f"{P}.head"),
         range(n_heads),
         format_func=lambda h: t(f"{P}.head_option", h=h),
         key=K_HEAD,
+        where=where,
     )
 
 
@@ -157,9 +139,12 @@ def batch_controls(n_src: int, n_heads: int, part: str) -> tuple[int | None, int
         return None, head
     if n_src == 2:
         return 1, head
-    keep_valid(K_CUT, list(range(1, n_src)))
-    cut = cut_col.select_slider(
-        t(f"{P}.pad.cut"), list(range(1, n_src)), key=K_CUT, help=t(f"{P}.pad.cut_help")
+    cut = controls.select_slider(
+        t(f"{P}.pad.cut"),
+        range(1, n_src),
+        key=K_CUT,
+        help=t(f"{P}.pad.cut_help"),
+        where=cut_col,
     )
     return cut, head
 
@@ -182,7 +167,9 @@ def _resample() -> None:
 def dropout_controls(n_heads: int) -> tuple[float, int]:
     """The probability p and the head; the button draws a new mask (a new seed)."""
     c1, c2, c3 = st.columns([2, 1, 1], vertical_alignment="bottom")
-    p = c1.select_slider(t(f"{P}.drop.p"), DROPOUT_PS, key=K_P, help=t(f"{P}.drop.p_help"))
+    p = controls.select_slider(
+        t(f"{P}.drop.p"), DROPOUT_PS, key=K_P, help=t(f"{P}.drop.p_help"), where=c1
+    )
     head = head_picker(n_heads, c2)
     c3.button(t(f"{P}.drop.resample"), key=f"{P}.resample", on_click=_resample)
     return p, head
@@ -291,12 +278,12 @@ def attention_rows(pa: PairAttention, layer: int) -> None:
     _plot(fig, f"{P}.fig.cross")
 
 
-def _padded_labels(bv: BatchView, b: int) -> list[str]:
+def _padded_labels(bv: PaddedBatch, b: int) -> list[str]:
     n_pad = bv.padding_mask.shape[1] - len(bv.tokens[b])
     return [*bv.tokens[b], *[t(f"{P}.pad.token")] * n_pad]
 
 
-def padding(bv: BatchView, head: int) -> None:
+def padding(bv: PaddedBatch, head: int) -> None:
     """The padding mask of the batch, the shorter sentence's attention in it, empty rows."""
     B, Pn = bv.padding_mask.shape
     rows = [t(f"{P}.pad.sentence", b=b + 1, n=len(s)) for b, s in enumerate(bv.tokens)]
@@ -349,7 +336,7 @@ def padding(bv: BatchView, head: int) -> None:
     )
 
 
-def add_norm(bv: BatchView) -> None:
+def add_norm(bv: PaddedBatch) -> None:
     """The residual sum, LayerNorm (per token) beside BatchNorm (per feature), with statistics."""
     N, C = int(bv.real.sum()), bv.residual.shape[-1]
     st.markdown(t(f"{P}.norm.text_pre" if bv.norm_first else f"{P}.norm.text_post", layer=bv.layer))
@@ -425,7 +412,7 @@ def add_norm(bv: BatchView) -> None:
     st.caption(t(f"{P}.norm.why"))
 
 
-def dropout(dv: DropoutView, tokens: list[str], head: int, layer: int, seed: int) -> None:
+def dropout(dv: DropoutComparison, tokens: list[str], head: int, layer: int, seed: int) -> None:
     """One head's weights in eval mode and in training mode; row sums side by side."""
     p = dv.train.p
     c1, c2 = st.columns(2)

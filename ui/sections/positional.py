@@ -5,12 +5,11 @@ from __future__ import annotations
 
 import streamlit as st
 
-from mha_core.permutation import permutation_matrix, shuffle_permutation
-from mha_core.positional import PositionalTable
-from ui import widgets
+from mha_core.layer.positional import PositionalTable
+from mha_core.lessons.permutation import permutation_matrix, shuffle_permutation
+from ui import controls, url, widgets
 from ui.compute import positional as compute
 from ui.i18n import t
-from ui.page import keep_valid
 from ui.state import MAX_SEED, Settings
 from viz import positional as pviz
 
@@ -37,11 +36,11 @@ def curves(table: PositionalTable, n_pos: int, d_model: int) -> None:
     def dim_label(d: int) -> str:
         return t("positional.dim_option", d=d, fn="sin" if d % 2 == 0 else "cos", wl=wl[d // 2])
 
-    kept = [d for d in ss.get("positional.dims", []) if isinstance(d, int) and 0 <= d < d_model]
-    if "positional.dims" not in ss or (ss["positional.dims"] and not kept):
-        kept = default_dims(d_model)
-    ss["positional.dims"] = kept
-    dims = st.multiselect(
+    chosen = ss.get("positional.dims")
+    kept = [d for d in chosen or [] if isinstance(d, int) and 0 <= d < d_model]
+    if chosen is None or (chosen and not kept):  # none chosen yet, or none left at this d_model
+        ss["positional.dims"] = default_dims(d_model)
+    dims = controls.multiselect(
         t("positional.dims"),
         list(range(d_model)),
         key="positional.dims",
@@ -128,17 +127,13 @@ def similarity(table: PositionalTable, n_pos: int, d_model: int) -> None:
         value_label="PE(p)·PE(q)",
     )
     widgets.plot(fig, key="positional.similarity_fig")
-    # the slider's range follows n_pos, which makes Streamlit create it anew; keep the position
-    # the user chose (clamped to the table) in a plain session key across that
-    anchor = st.slider(
+    anchor = controls.slider(
         t("positional.anchor"),
         0,
         n_pos - 1,
-        value=min(ss.get("positional._anchor", n_pos // 2), n_pos - 1),
         key="positional.anchor",
         help=t("positional.anchor_help"),
     )
-    ss["positional._anchor"] = anchor
     anchors = sorted({0, int(anchor)})
     closed = compute.offset_similarity(n_pos, d_model)
     fig = pviz.offset_profiles(
@@ -192,25 +187,27 @@ def sentence(settings: Settings) -> None:
     tokens = widgets.sentence_tokens(settings)
     if len(tokens) < 2:
         st.info(t("positional.shuffle_need_two"))
-        st.stop()
+        url.stop()
     if settings.mask == "causal":
         st.caption(t("positional.shuffle_causal"))
 
-    keep_valid("positional.head", list(range(settings.n_heads)), fallback=0)
     c1, c2, c3 = st.columns([2, 1, 2], vertical_alignment="bottom")
-    c1.number_input(
+    controls.number_input(
         t("positional.shuffle_seed"),
         min_value=0,
         max_value=MAX_SEED,
         step=1,
         key="positional.shuffle_seed",
+        where=c1,
     )
     c2.button(t("positional.reshuffle"), key="positional.reshuffle", on_click=_reshuffle)
-    head = c3.selectbox(
+    head = controls.selectbox(
         t("positional.head"),
         list(range(settings.n_heads)),
         key="positional.head",
         format_func=lambda h: t("positional.head_option", h=h),
+        fallback=0,
+        where=c3,
     )
 
     perm = shuffle_permutation(len(tokens), int(ss["positional.shuffle_seed"]))

@@ -11,12 +11,16 @@ import pandas as pd
 import streamlit as st
 
 import viz
-from mha_core.reading import CATEGORIES, CLARK_2019, CLARK_2019_CITATION, CorpusStatistics
-from mha_core.reading_views import FilteredAttention
-from ui import widgets
+from mha_core.interpret import (
+    CATEGORIES,
+    CLARK_2019,
+    CLARK_2019_CITATION,
+    CorpusStatistics,
+    FilteredAttention,
+)
+from ui import controls, widgets
 from ui.compute import reading as compute
 from ui.i18n import t
-from ui.page import keep_valid
 from viz.reading import (
     KEY_SIDE,
     MAX_LINE_HEADS,
@@ -73,7 +77,7 @@ class Sentence:
 class Filter:
     """The page's filter, applied to every heatmap and to the lines."""
 
-    mode: str  # one of mha_core.reading_views.FILTERS
+    mode: str  # one of mha_core.interpret.FILTERS
     threshold: float
     top_k: int
 
@@ -136,29 +140,27 @@ def lines(s: Sentence, layer: int, filt: Filter) -> None:
     st.markdown(t("reading.lines.what"))
     n = len(tokens)
     shown = min(n, LINES_TOKENS)
-    ss = st.session_state
-    valid = [h for h in ss.get(K_LINES_HEADS, []) if 0 <= h < n_heads]
-    if valid != ss.get(K_LINES_HEADS):
-        ss[K_LINES_HEADS] = valid
-    keep_valid(K_LINES_TOKEN, [ALL, *range(shown)], fallback=ALL)
     c_heads, c_token, c_side = st.columns([2, 2, 1])
-    heads = c_heads.multiselect(
+    heads = controls.multiselect(
         t("reading.lines.heads", max=MAX_LINE_HEADS),
-        list(range(n_heads)),
+        range(n_heads),
         max_selections=MAX_LINE_HEADS,
         key=K_LINES_HEADS,
+        where=c_heads,
     )
-    token = c_token.selectbox(
+    token = controls.selectbox(
         t("reading.lines.token"),
         [ALL, *range(shown)],
         format_func=_token_option(tokens),
         key=K_LINES_TOKEN,
+        where=c_token,
     )
-    side = c_side.radio(
+    side = controls.radio(
         t("reading.lines.side"),
         SIDES,
         format_func=lambda s: t(f"reading.lines.side.{s}"),
         key=K_LINES_SIDE,
+        where=c_side,
     )
     if not heads:
         st.info(t("reading.lines.no_heads"))
@@ -245,7 +247,7 @@ def rollout(s: Sentence, layer: int, filt: Filter) -> None:
     text, tokens = s.text, s.tokens
     st.subheader(t("reading.rollout.title", layer=layer))
     st.markdown(t("reading.rollout.what", layer=layer))
-    residual = st.toggle(
+    residual = controls.toggle(
         t("reading.rollout.residual"), key=K_RESIDUAL, help=t("reading.rollout.residual_help")
     )
     roll = compute.rollouts(text, residual)  # (L, T, T)
@@ -356,16 +358,19 @@ def query_key_map(s: Sentence, layer: int, head: int) -> None:
     """One head's queries and keys in one PCA plane, a query's attention as lines."""
     text, tokens = s.text, s.tokens
     st.subheader(t("reading.qk.title", layer=layer, head=head))
-    keep_valid(K_QK_QUERY, [ALL, *range(len(tokens))], fallback=ALL)
     c_translate, c_query = st.columns(2)
-    translate = c_translate.toggle(
-        t("reading.qk.translate"), key=K_QK_TRANSLATE, help=t("reading.qk.translate_help")
+    translate = controls.toggle(
+        t("reading.qk.translate"),
+        key=K_QK_TRANSLATE,
+        help=t("reading.qk.translate_help"),
+        where=c_translate,
     )
-    query = c_query.selectbox(
+    query = controls.selectbox(
         t("reading.qk.query"),
         [ALL, *range(len(tokens))],
         format_func=_token_option(tokens),
         key=K_QK_QUERY,
+        where=c_query,
     )
     m = compute.qk_map(text, layer, head, translate)
     st.markdown(t("reading.qk.what", share=float(m.explained.sum())))

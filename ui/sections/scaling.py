@@ -5,16 +5,27 @@ from __future__ import annotations
 
 import streamlit as st
 
-from mha_core.scaling import D_K_GRID, equivalent_temperature, temperature_grid
-from ui import widgets
+from mha_core.lessons.scaling import D_K_GRID, equivalent_temperature, temperature_grid
+from ui import controls, widgets
 from ui.compute import scaling as compute
 from ui.i18n import t
-from ui.page import keep_valid
 from ui.state import Settings
 from viz import attention_heatmap
 from viz import scaling as sviz
 
 TEMPERATURES = temperature_grid()  # 0.25 ... 128, sqrt(2) apart
+
+
+def _fmt_tau(tau: float) -> str:
+    return f"{tau:g}"
+
+
+def parse_tau(raw: str) -> float:
+    """A temperature of the grid from its URL text (as the slider writes it)."""
+    value = float(raw)
+    if value not in TEMPERATURES:
+        raise ValueError(raw)
+    return value
 ss = st.session_state
 
 
@@ -56,7 +67,7 @@ def spread(settings: Settings, dist: str, n_samples: int, seed: int) -> None:
         )
     )
 
-    st.select_slider(t("scaling.hist_d_k"), D_K_GRID, key="scaling.hist_d_k")
+    controls.select_slider(t("scaling.hist_d_k"), D_K_GRID, key="scaling.hist_d_k")
     sample = stats.at(int(ss["scaling.hist_d_k"]))
     fig = sviz.histogram_figure(
         sample.unscaled,
@@ -92,7 +103,7 @@ def saturation(dist: str, n_samples: int, seed: int) -> None:
         r"\frac{\partial\, \mathrm{softmax}(z)_i}{\partial z_j} = p_i(\delta_{ij} - p_j), \qquad "
         r"\lVert J \rVert_F = \sqrt{\textstyle\sum_{i,j} J_{ij}^2}"
     )
-    st.slider(t("scaling.n_keys"), 2, 64, key="scaling.n_keys", help=t("scaling.n_keys_help"))
+    controls.slider(t("scaling.n_keys"), 2, 64, key="scaling.n_keys", help=t("scaling.n_keys_help"))
     n_keys = int(ss["scaling.n_keys"])
     curves = compute.saturation_curves(n_keys, n_samples, seed, dist)
     uniform = curves.uniform
@@ -134,22 +145,23 @@ def sentence(settings: Settings) -> None:
     d_k = settings.d_k
     if settings.scoring != "dot":
         st.info(t("scaling.additive_note"))
-    keep_valid("scaling.head", list(range(settings.n_heads)), fallback=0)
-
     c1, c2, c3 = st.columns([1, 1, 2], vertical_alignment="bottom")
-    head = c1.selectbox(
+    head = controls.selectbox(
         t("scaling.head"),
         list(range(settings.n_heads)),
         key="scaling.head",
         format_func=lambda h: t("scaling.head_option", h=h),
+        fallback=0,
+        where=c1,
     )
-    use_sqrt = c2.toggle(t("scaling.tau_sqrt", d_k=d_k), key="scaling.tau_sqrt")
-    c3.select_slider(
+    use_sqrt = controls.toggle(t("scaling.tau_sqrt", d_k=d_k), key="scaling.tau_sqrt", where=c2)
+    controls.select_slider(
         t("scaling.tau"),
         TEMPERATURES,
         key="scaling.tau",
-        format_func=lambda v: f"{v:g}",
+        format_func=_fmt_tau,
         disabled=use_sqrt,
+        where=c3,
     )
     tau = equivalent_temperature(d_k) if use_sqrt else float(ss["scaling.tau"])
     result = compute.sentence_scaling(tuple(tokens), settings.config(), tau)

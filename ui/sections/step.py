@@ -11,7 +11,7 @@ import pandas as pd
 import streamlit as st
 
 import viz
-from mha_core.steps import HeadSteps
+from mha_core.lessons.steps import HeadSteps
 from ui import widgets
 from ui.i18n import t
 from ui.strings.step import SYMBOLS, latex

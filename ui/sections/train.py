@@ -17,12 +17,12 @@ import streamlit as st
 
 import viz
 from mha_core import TASKS
-from mha_core.training import Prediction
+from mha_core.transformer.prediction import Prediction
+from ui import controls as ctl
 from ui import widgets
 from ui.compute import train as compute
 from ui.compute.train import FinishedRun, LiveRun, TrainChoice, TryProblem
 from ui.i18n import t
-from ui.page import keep_valid
 from ui.state import parse_choice, parse_int
 from viz.train import alignment_curves, training_curves
 
@@ -40,6 +40,7 @@ def _fmt_lr(lr: float) -> str:
 KINDS = ("cross", "decoder_self", "encoder_self")
 OCTETS = "application/octet-stream"
 TRY_DEFAULT = "cabbage"  # every letter in a..h
+TRY_CHARS = 200
 
 _D = TrainChoice()  # the core's defaults: train_toy("reverse", seed=0)
 DEFAULTS = {
@@ -51,7 +52,9 @@ DEFAULTS = {
     K_LR: _D.lr,
     K_SEED: _D.seed,
     K_KIND: "cross",
+    K_LAYER: 0,
     K_TRY_KIND: "cross",
+    K_TRY_LAYER: 0,
     K_TRY: TRY_DEFAULT,
 }
 
@@ -138,51 +141,60 @@ def controls() -> None:
     """The settings of the next run, and the Train / Stop buttons."""
     ss = st.session_state
     c_task, c_desc = st.columns([1, 2])
-    c_task.radio(
+    task = ctl.radio(
         t("train.task"),
         compute.TASK_NAMES,
         format_func=lambda name: t(f"train.task.{name}"),
         key=K_TASK,
         horizontal=True,
         help=t("train.task_help"),
+        where=c_task,
     )
-    c_desc.markdown(t(f"train.task_desc.{ss[K_TASK]}"))
+    c_desc.markdown(t(f"train.task_desc.{task}"))
     c_dim, c_heads, c_layers = st.columns(3)
-    c_dim.select_slider(
-        t("train.d_model"), compute.D_MODELS, key=K_DIM, help=t("train.d_model_help")
+    d_model = ctl.select_slider(
+        t("train.d_model"), compute.D_MODELS, key=K_DIM, help=t("train.d_model_help"), where=c_dim
     )
-    keep_valid(K_HEADS, compute.head_options(ss[K_DIM]))
-    c_heads.select_slider(
+    ctl.select_slider(
         t("train.n_heads"),
-        compute.head_options(ss[K_DIM]),
+        compute.head_options(d_model),
         key=K_HEADS,
         help=t("train.n_heads_help"),
+        where=c_heads,
     )
-    c_layers.select_slider(
+    ctl.select_slider(
         t("train.n_layers"),
-        list(range(1, compute.MAX_LAYERS + 1)),
+        range(1, compute.MAX_LAYERS + 1),
         key=K_LAYERS,
         help=t("train.n_layers_help"),
+        where=c_layers,
     )
     c_steps, c_lr, c_seed = st.columns(3)
-    c_steps.number_input(
+    ctl.number_input(
         t("train.steps"),
         min_value=1,
         max_value=compute.MAX_STEPS,
         step=50,
         key=K_STEPS,
         help=t("train.steps_help", max=compute.MAX_STEPS),
+        where=c_steps,
     )
-    c_lr.select_slider(
-        t("train.lr"), compute.LRS, format_func=_fmt_lr, key=K_LR, help=t("train.lr_help")
+    ctl.select_slider(
+        t("train.lr"),
+        compute.LRS,
+        format_func=_fmt_lr,
+        key=K_LR,
+        help=t("train.lr_help"),
+        where=c_lr,
     )
-    c_seed.number_input(
+    ctl.number_input(
         t("train.seed"),
         min_value=0,
         max_value=compute.MAX_SEED,
         step=1,
         key=K_SEED,
         help=t("train.seed_help"),
+        where=c_seed,
     )
     choice = current_choice()
     st.markdown(
@@ -312,8 +324,7 @@ def summary(fin: FinishedRun) -> None:
 def _snapshot_step(run) -> int:
     """The scrubber's step: the last snapshot unless one of this run's was chosen."""
     steps = list(run.snapshot_steps)
-    keep_valid(K_SNAP, steps, fallback=steps[-1])
-    return st.session_state.setdefault(K_SNAP, steps[-1])
+    return ctl.clamp(K_SNAP, steps, fallback=steps[-1])
 
 
 def curves(fin: FinishedRun) -> None:
@@ -341,17 +352,17 @@ def curves(fin: FinishedRun) -> None:
 
 def _kind_and_layer(kind_key: str, layer_key: str, n_layers: int) -> tuple[str, int]:
     c_kind, c_layer = st.columns([3, 1])
-    kind = c_kind.radio(
+    kind = ctl.radio(
         t("train.kind"),
         KINDS,
         format_func=lambda k: t(f"train.kind.{k}"),
         key=kind_key,
         horizontal=True,
+        where=c_kind,
     )
-    layer = 0
+    layer = ctl.clamp(layer_key, range(n_layers))
     if n_layers > 1:
-        keep_valid(layer_key, list(range(n_layers)))
-        layer = c_layer.selectbox(t("train.layer"), range(n_layers), key=layer_key)
+        layer = ctl.selectbox(t("train.layer"), range(n_layers), key=layer_key, where=c_layer)
     return kind, layer
 
 
@@ -378,7 +389,7 @@ def snapshots(fin: FinishedRun) -> None:
     st.header(t("train.snap.title"))
     st.markdown(t("train.snap.text", probe=probe))
     _snapshot_step(run)
-    step = st.select_slider(t("train.snapshot"), steps, key=K_SNAP)
+    step = ctl.select_slider(t("train.snapshot"), steps, key=K_SNAP)
     snap = run.snapshots[step]
     st.caption(
         t(
@@ -435,12 +446,15 @@ def try_it(fin: FinishedRun) -> None:
     run, task = fin.run, fin.run.task
     st.header(t("train.try.title"))
     alphabet = " ".join(task.alphabet)
-    text = st.text_input(
+    text = ctl.text(
         t("train.try.label"),
         key=K_TRY,
-        max_chars=200,
+        limit=TRY_CHARS,
         help=t("train.try.help", alphabet=alphabet, min_len=task.min_len, max_len=task.max_len),
     )
+    n_chars = ctl.too_long(K_TRY, TRY_CHARS)
+    if n_chars:
+        st.warning(t("msg.too_long", n=n_chars, limit=TRY_CHARS))
     result = compute.try_input(run, text)
     if isinstance(result, TryProblem):
         _problem(result, task)

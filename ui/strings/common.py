@@ -39,6 +39,8 @@ EN = {
     "msg.params_fallback": "Some settings in the link were not valid and were reset: {names}.",
     "msg.error": "Something went wrong with these settings: {error}",
     "msg.tokens": "Tokens ({n})",
+    "msg.too_long": "The text has {n:,} characters, more than the {limit:,} this box takes: "
+    "the first {limit:,} are used. Everything you typed stays in the box.",
     # the head-statistics table (shared by the attention and pretrained pages)
     "stats.head_title": "head {h}",
     "stats.col.head": "head",
@@ -94,6 +96,8 @@ ZH = {
     "msg.params_fallback": "链接中的部分设置无效,已重置:{names}。",
     "msg.error": "这些设置出了问题:{error}",
     "msg.tokens": "标记 ({n} 个)",
+    "msg.too_long": "文本共有 {n:,} 个字符,超过此框的上限 {limit:,}:只使用前 {limit:,} 个字符。"
+    "你输入的全部内容仍保留在框中。",
     # the head-statistics table (shared by the attention and pretrained pages)
     "stats.head_title": "头 {h}",
     "stats.col.head": "头",

@@ -2,7 +2,7 @@
 
 Every view says what it shows and what it does not. Options of selectboxes carry no words (a
 selectbox keeps showing its chosen option's text after a language switch in Streamlit 1.67).
-`reading.clark.<i>` are the findings of `mha_core.reading.CLARK_2019` in order: in English the
+`reading.clark.<i>` are the findings of `mha_core.interpret.CLARK_2019` in order: in English the
 paper's own words (a test checks they equal the core's), in 中文 a translation.
 """
 

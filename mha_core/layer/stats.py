@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
+import torch
 
 _EPS = 1e-12
 
@@ -19,6 +20,16 @@ def _as_numpy(weights) -> np.ndarray:
     if w.ndim != 3:
         raise ValueError(f"weights must be (heads, Tq, Tk), got shape {w.shape}")
     return w
+
+
+def row_entropy(p):
+    """(...,) entropy in nats of each row of p (..., T), in float64; 0 log 0 counts as 0.
+    Tensor in, tensor out; array in, array out."""
+    if isinstance(p, torch.Tensor):
+        x = p.double()
+        return -(x * torch.log(torch.where(x > 0, x, 1.0))).sum(dim=-1)
+    x = np.asarray(p, dtype=np.float64)
+    return -(x * np.log(np.where(x > 0, x, 1.0))).sum(axis=-1)
 
 
 def _row_mean(values: np.ndarray, valid: np.ndarray) -> np.ndarray:
@@ -62,7 +73,7 @@ def head_stats(weights) -> HeadStats:
         raise ValueError("head statistics need self-attention (a square pattern)")
     T = t_q
     valid = w.sum(axis=-1) > 0.5  # (nh, T) rows that attend somewhere
-    ent = -(w * np.log(np.clip(w, _EPS, None))).sum(axis=-1)  # (nh, T)
+    ent = row_entropy(w)  # (nh, T)
     pos = np.arange(T)
     dist = np.abs(pos[:, None] - pos[None, :])  # (T, T)
     mean_dist = (w * dist[None]).sum(axis=-1)  # (nh, T)

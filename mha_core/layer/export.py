@@ -1,4 +1,4 @@
-"""The numbers behind every view, as files: CSV of weights in long form, JSON of a trace."""
+"""The numbers behind every page, as files: CSV of weights in long form, JSON of a trace."""
 
 from __future__ import annotations
 
@@ -40,7 +40,7 @@ def trace_dict(result: SentenceAttention) -> dict:
     def arr(t):
         return t[0].detach().cpu().float().numpy().tolist()
 
-    finite_logits = tr.logits[0].detach().cpu().float().numpy()
+    masked = tr.masked_scores[0].detach().cpu().float().numpy()
     return {
         "format": "attention-lens/trace-v1",
         "settings": asdict(result.config),
@@ -58,8 +58,8 @@ def trace_dict(result: SentenceAttention) -> dict:
         "v": arr(tr.v),
         "scores": arr(tr.scores),
         "scale_factor": tr.scale_factor,
-        # JSON has no -inf: masked logits are written as null
-        "logits": np.where(np.isfinite(finite_logits), finite_logits, np.nan).tolist(),
+        # JSON has no -inf: masked scores are written as null (key "logits", the format's name)
+        "logits": np.where(np.isfinite(masked), masked, np.nan).tolist(),
         "weights": arr(tr.weights),
         "empty_rows": tr.empty_rows[0].cpu().numpy().tolist(),
         "head_outputs": arr(tr.head_outputs),

@@ -10,7 +10,7 @@ import torch
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from mha_core.reading_views import filter_attention, query_key_map
+from mha_core.interpret import filter_attention, query_key_map
 
 
 def _stochastic(rng, *shape):

@@ -17,7 +17,7 @@ from __future__ import annotations
 import unicodedata
 from typing import NamedTuple
 
-MAX_TOKENS = 64
+from .limits import MAX_TOKENS
 
 _INVISIBLE_SPACES = {"\u200b", "\u2060", "\ufeff", "\u180e"}
 _ZWJ = "\u200d"

@@ -38,6 +38,12 @@ def check_heads(d_model: int, n_heads: int) -> None:
         )
 
 
+def head_size(d_model: int, n_heads: int) -> int:
+    """d_k = d_model / n_heads: the dimensions of one head (checked: n_heads divides d_model)."""
+    check_heads(d_model, n_heads)
+    return d_model // n_heads
+
+
 def check_scoring(scoring: str) -> None:
     if scoring not in SCORINGS:
         raise ValueError(f"scoring must be one of {SCORINGS}, got {scoring!r}")
@@ -88,4 +94,4 @@ class AttentionConfig:
     @property
     def d_k(self) -> int:
         """Dimensions per head: d_model / n_heads."""
-        return self.d_model // self.n_heads
+        return head_size(self.d_model, self.n_heads)

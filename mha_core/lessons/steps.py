@@ -30,10 +30,10 @@ from dataclasses import dataclass
 
 import torch
 
-from .attention import MultiHeadAttention
-from .embed import embed_tokens
-from .pipeline import SentenceAttention
-from .positional import sinusoidal_encoding
+from ..layer.attention import MultiHeadAttention
+from ..layer.embed import embed_tokens
+from ..layer.pipeline import SentenceAttention
+from ..layer.positional import sinusoidal_encoding
 
 
 @dataclass(frozen=True, eq=False)
@@ -130,16 +130,12 @@ def _piece(t: torch.Tensor) -> torch.Tensor:
     return t.detach().clone()
 
 
-def head_steps(
+def _check_head_steps(
     sentence: SentenceAttention, layer: MultiHeadAttention, head: int, query: int
-) -> HeadSteps:
-    """The pieces of head `head` of `layer` on `sentence`, following query token `query`.
-
-    `sentence` must come from `run_attention(tokens, config, layer)` with this `layer`.
-    """
+) -> None:
     tr, cfg = sentence.attention, sentence.config
-    T, C = sentence.x.shape  # tokens, d_model
-    nh, hs = layer.n_heads, layer.d_k  # heads, d_k
+    T = sentence.x.shape[0]
+    nh, hs = layer.n_heads, layer.d_k
     if (layer.d_model, nh, layer.scoring) != (cfg.d_model, cfg.n_heads, cfg.scoring):
         raise ValueError("the layer does not match the settings the sentence was run with")
     if tr.q.shape != (1, nh, T, hs):
@@ -150,6 +146,34 @@ def head_steps(
         raise ValueError(
             f"query must be a token position between 0 and {T - 1} ({T} tokens), got {query}"
         )
+
+
+def _additive_parts(
+    layer: MultiHeadAttention, head: int, q_i: torch.Tensor, k: torch.Tensor
+) -> AdditiveParts:
+    """Head `head`'s additive scoring of one query q_i (d_k,) against the keys k (T, d_k)."""
+    aq, ak, av = layer.scorer.w_q[head], layer.scorer.w_k[head], layer.scorer.v[head]
+    feats = torch.tanh(q_i @ aq + k @ ak)  # (T, d_k)
+    return AdditiveParts(
+        w_q=_piece(aq),
+        w_k=_piece(ak),
+        v=_piece(av),
+        features=_piece(feats),
+        row_scores=_piece(feats @ av),  # (T,)
+    )
+
+
+def head_steps(
+    sentence: SentenceAttention, layer: MultiHeadAttention, head: int, query: int
+) -> HeadSteps:
+    """The pieces of head `head` of `layer` on `sentence`, following query token `query`.
+
+    `sentence` must come from `run_attention(tokens, config, layer)` with this `layer`.
+    """
+    _check_head_steps(sentence, layer, head, query)
+    tr, cfg = sentence.attention, sentence.config
+    T, C = sentence.x.shape  # tokens, d_model
+    nh, hs = layer.n_heads, layer.d_k  # heads, d_k
     cols = slice(head * hs, (head + 1) * hs)  # this head's columns of W_Q, W_K, W_V
 
     with torch.no_grad():
@@ -158,9 +182,7 @@ def head_steps(
         wq, wk, wv = layer.projection_weights()  # (C, C) each, Q = X @ W_Q + b_Q
         bq, bk, bv = layer.projection_biases()  # (C,) each
 
-        q = tr.q[0, head]  # (T, d_k)
-        k = tr.k[0, head]  # (T, d_k)
-        v = tr.v[0, head]  # (T, d_k)
+        q, k, v = tr.q[0, head], tr.k[0, head], tr.v[0, head]  # (T, d_k) each
         scores = tr.scores[0, head]  # (T, T)
         scaled = tr.scaled_scores[0, head]  # (T, T)
         if tr.allowed is None:
@@ -179,17 +201,7 @@ def head_steps(
         out = layer.out_proj
         b_o = out.bias if out.bias is not None else torch.zeros(C, dtype=out.weight.dtype)
 
-        additive = None
-        if tr.scoring == "additive":
-            aq, ak, av = layer.additive_q[head], layer.additive_k[head], layer.additive_v[head]
-            feats = torch.tanh(q[query] @ aq + k @ ak)  # (T, d_k)
-            additive = AdditiveParts(
-                w_q=_piece(aq),
-                w_k=_piece(ak),
-                v=_piece(av),
-                features=_piece(feats),
-                row_scores=_piece(feats @ av),  # (T,)
-            )
+        additive = _additive_parts(layer, head, q[query], k) if tr.scoring == "additive" else None
 
         return HeadSteps(
             tokens=list(sentence.tokens),

@@ -7,11 +7,11 @@ page's vectors are the ones every other page uses for the same sentence and seed
 Three results, each small (numbers the page draws, not the whole trace):
 - `PairAttention`: one source / target pair (B = 1): the encoder self-attention, the decoder's
   masked self-attention and the cross-attention weights of every layer;
-- `BatchView`: a batch of sentences of different lengths, padded to the longest, through the
+- `PaddedBatch`: a batch of sentences of different lengths, padded to the longest, through the
   encoder: the padding mask, one layer's self-attention (padded keys get exactly 0 weight),
   the same layer with padded queries masked too (rows with no key: zeros, never NaN), and the
   layer's first Add & Norm (the residual sum, LayerNorm against BatchNorm on that batch);
-- `DropoutView`: one head's weights through seeded attention dropout, training against eval.
+- `DropoutComparison`: one head's weights through seeded attention dropout, training against eval.
 
 Shapes: L layers, B batch, nh heads, S source tokens, T target tokens, P the padded length,
 C = d_model, N the real (non-padded) tokens of a batch.
@@ -23,10 +23,10 @@ from dataclasses import dataclass
 
 import torch
 
+from ..layer.embed import embed_tokens
+from ..layer.masks import padding_mask as make_padding_mask
+from ..transformer.model import EncoderDecoder
 from .addnorm import DropoutResult, NormStatistics, attention_dropout, norm_statistics
-from .attention import padding_mask as make_padding_mask
-from .embed import embed_tokens
-from .transformer import EncoderDecoder
 
 
 def _owned(t: torch.Tensor) -> torch.Tensor:
@@ -103,7 +103,7 @@ def pair_attention(
 
 # --- a padded batch through the encoder ------------------------------------------------------
 @dataclass(frozen=True, eq=False)
-class BatchView:
+class PaddedBatch:
     """B sentences padded to P tokens, through the encoder up to one layer."""
 
     tokens: tuple[tuple[str, ...], ...]  # the B sentences, unpadded
@@ -181,9 +181,9 @@ def padded_embeddings(
 
 
 @torch.inference_mode()
-def batch_view(
+def padded_batch(
     model: EncoderDecoder, sentences, layer: int, *, positional: bool = True
-) -> BatchView:
+) -> PaddedBatch:
     """The batch `sentences` (lists of tokens) through the encoder, seen at layer `layer`."""
     n_layers = model.config.n_layers
     if not 0 <= layer < n_layers:
@@ -206,11 +206,11 @@ def batch_view(
     lyr = model.encoder_layers[layer]
     attn_in = tr.attn_in  # (B, P, C) what the attention saw
     qm = lyr.self_attn(attn_in, mask=both, key_padding_mask=pad)
-    plain = torch.softmax(qm.logits, dim=-1)  # (B, nh, P, P) a softmax that knows no mask
+    plain = torch.softmax(qm.masked_scores, dim=-1)  # (B, nh, P, P) a softmax that knows no mask
     nan_rows = int(plain.isnan().any(dim=-1).sum())
 
     norms = norm_statistics(tr.attn_residual, pad)
-    return BatchView(
+    return PaddedBatch(
         tokens=tuple(tuple(s) for s in sentences),
         layer=layer,
         norm_first=tr.norm_first,
@@ -230,7 +230,7 @@ def batch_view(
 
 # --- dropout on one head ---------------------------------------------------------------------
 @dataclass(frozen=True, eq=False)
-class DropoutView:
+class DropoutComparison:
     """One head's attention weights (Tq, Tk) with dropout in training mode and in eval mode."""
 
     train: DropoutResult  # output = weights * keep / (1 - p)
@@ -253,9 +253,9 @@ class DropoutView:
         return float(ratio.min()), float(ratio.max())
 
 
-def dropout_view(weights: torch.Tensor, p: float, seed: int) -> DropoutView:
+def dropout_comparison(weights: torch.Tensor, p: float, seed: int) -> DropoutComparison:
     """Seeded dropout of `weights` (Tq, Tk) with probability p, against eval mode."""
-    return DropoutView(
+    return DropoutComparison(
         train=attention_dropout(weights, p, training=True, seed=seed),
         eval=attention_dropout(weights, p, training=False, seed=seed),
     )

@@ -15,7 +15,8 @@ from pathlib import Path
 
 from tokenizers import Tokenizer
 
-from .tokenize import MAX_TOKENS, TokenizedText, check_limit
+from .limits import MAX_TOKENS
+from .tokenize import TokenizedText, check_limit
 
 
 def default_model_path() -> Path:

@@ -15,9 +15,9 @@ from dataclasses import dataclass
 import numpy as np
 import torch
 
-from .attention import MultiHeadAttention
-from .config import AttentionConfig
-from .pipeline import build_attention, run_attention
+from ..layer.attention import MultiHeadAttention
+from ..layer.config import AttentionConfig
+from ..layer.pipeline import build_attention, run_attention
 
 
 # --- shuffling a sentence ----------------------------------------------------------------------

@@ -1,7 +1,7 @@
 """Train a tiny encoder-decoder Transformer on a toy task, live, and keep its attention.
 
-`train_toy("reverse", seed=0)` is what a learner gets by pressing Train: its keyword defaults
-are the page's defaults. While it trains, `on_step(progress)` is called after every step (a
+`train_toy()` is what a learner gets by pressing Train: `TrainSettings()` holds the page's
+defaults. While it trains, `on_step(progress)` is called after every step (a
 page draws its curve from it; returning False stops training, as a stop button does), and every
 `snapshot_every` steps the attention of one fixed probe example is saved, so that a slider can
 scrub through how the heads formed. `ToyTrainer` does the same in chunks (`advance(n)`), for a
@@ -15,95 +15,61 @@ same number of torch threads).
 
 from __future__ import annotations
 
-import contextlib
 import copy
 import math
-import threading
 import time
-from collections.abc import Callable, Iterator, Sequence
-from dataclasses import asdict, dataclass
+from collections.abc import Callable
+from dataclasses import asdict, dataclass, replace
 from typing import NamedTuple
 
 import numpy as np
 import torch
 import torch.nn.functional as F
 
-from .config import check_heads
-from .toy_tasks import BOS, EOS, PAD, ToyBatch, ToyTask, get_task
-from .transformer import EncoderDecoder, EncoderDecoderConfig, greedy_decode
+from ..layer.config import check_heads, check_seed
+from .model import EncoderDecoder, EncoderDecoderConfig
+from .threads import TRAIN_THREADS, _torch_threads
+from .toy_tasks import PAD, ToyBatch, ToyTask, get_task
 
 _DATA_CHUNK = 100  # batches drawn from the generator at once (fixed: it decides the data order)
-TRAIN_THREADS = 1  # torch intra-op threads while training (see `_torch_threads`)
-
-_threads_lock = threading.Lock()
-_threads_users = 0  # threads inside `_torch_threads` right now
-_threads_saved = 0  # the count before the first of them entered
-_threads_local = threading.local()  # per-thread nesting depth
-
-
-@contextlib.contextmanager
-def _torch_threads(n: int | None) -> Iterator[None]:
-    """Run torch ops with n intra-op threads, then restore the previous count.
-
-    The tensors here are tiny (64 x 9 x 64): a second thread buys nothing, and on a busy
-    machine its synchronisation made a training step ~10x slower (measured on 2 shared cores).
-    With OpenMP, `torch.set_num_threads` sets the calling thread's count and the default that
-    new threads start with. Sessions of one server train in threads of their own, so the count
-    from before the first of them entered is kept and every thread restores that one on
-    leaving (restoring "its own" previous value could keep another trainer's 1 for good).
-    """
-    global _threads_users, _threads_saved
-    depth = getattr(_threads_local, "depth", 0)
-    if n is None or depth > 0:  # nested (evaluate inside on_step): the outer one decides
-        _threads_local.depth = depth + 1
-        try:
-            yield
-        finally:
-            _threads_local.depth = depth
-        return
-    with _threads_lock:
-        if _threads_users == 0:
-            _threads_saved = torch.get_num_threads()
-        _threads_users += 1
-        torch.set_num_threads(n)
-    _threads_local.depth = 1
-    try:
-        yield
-    finally:
-        _threads_local.depth = 0
-        with _threads_lock:
-            _threads_users -= 1
-            torch.set_num_threads(_threads_saved)
-
 
 @dataclass(frozen=True)
 class TrainSettings:
-    """Every setting of a toy training run (the arguments of `train_toy`)."""
+    """Every setting of a toy training run, with the page's defaults (tuned so that reversal
+    reaches >= 99% exact-sequence accuracy) and their validation."""
 
-    task: str
-    d_model: int
-    n_heads: int
-    n_layers: int
-    d_ff: int
-    steps: int
-    lr: float
-    warmup: int
-    batch_size: int
-    seed: int
-    snapshot_every: int
-    norm_first: bool
+    task: str = "reverse"  # a name of TASKS
+    d_model: int = 64
+    n_heads: int = 4
+    n_layers: int = 1
+    d_ff: int | None = None  # feed-forward width; None -> 2 * d_model (see `resolved`)
+    steps: int = 300
+    lr: float = 0.03  # peak learning rate (Adam)
+    warmup: int = 50  # linear warm-up steps (at most `steps`, see `resolved`)
+    batch_size: int = 64
+    seed: int = 0
+    snapshot_every: int = 20  # steps between two saved attentions of the probe
+    norm_first: bool = True  # pre-norm layers
 
     def __post_init__(self) -> None:
+        get_task(self.task)  # unknown task: a message naming the tasks
+        check_heads(self.d_model, self.n_heads)  # the learner-readable message first
         for name in ("steps", "batch_size", "snapshot_every", "n_layers", "d_ff"):
             v = getattr(self, name)
+            if name == "d_ff" and v is None:
+                continue
             if not isinstance(v, int) or isinstance(v, bool) or v < 1:
                 raise ValueError(f"{name} must be a whole number >= 1, got {v!r}")
         if not isinstance(self.warmup, int) or isinstance(self.warmup, bool) or self.warmup < 0:
             raise ValueError(f"warmup must be a whole number >= 0, got {self.warmup!r}")
-        if not isinstance(self.seed, int) or isinstance(self.seed, bool) or self.seed < 0:
-            raise ValueError(f"seed must be a whole number >= 0, got {self.seed!r}")
+        check_seed(self.seed)
         if not (isinstance(self.lr, int | float) and 0.0 < self.lr < 1.0):
             raise ValueError(f"the learning rate must be a number between 0 and 1, got {self.lr!r}")
+
+    def resolved(self) -> TrainSettings:
+        """The settings a run uses: d_ff filled in (2 * d_model), warm-up capped at `steps`."""
+        d_ff = 2 * self.d_model if self.d_ff is None else self.d_ff
+        return replace(self, d_ff=d_ff, warmup=min(self.warmup, self.steps))
 
     def lr_at(self, step: int) -> float:
         """Learning rate for optimiser step `step` (1-based): linear warm-up over `warmup`
@@ -197,18 +163,7 @@ class ToyRun:
         }
 
 
-# The page's defaults (tuned so that reversal reaches >= 99% exact-sequence accuracy).
-DEFAULTS = dict(
-    d_model=64,
-    n_heads=4,
-    n_layers=1,
-    steps=300,
-    lr=0.03,
-    batch_size=64,
-    seed=0,
-    snapshot_every=20,
-    warmup=50,
-)
+DEFAULTS = TrainSettings()  # the page's defaults: `train_toy()`
 
 
 def suggested_lr(d_model: int, n_layers: int) -> float:
@@ -221,7 +176,7 @@ def suggested_lr(d_model: int, n_layers: int) -> float:
     check_heads(d_model, 1)
     if not isinstance(n_layers, int) or n_layers < 1:
         raise ValueError(f"n_layers must be a whole number >= 1, got {n_layers!r}")
-    return DEFAULTS["lr"] * min(1.0, DEFAULTS["d_model"] / d_model) / n_layers
+    return DEFAULTS.lr * min(1.0, DEFAULTS.d_model / d_model) / n_layers
 
 
 class ToyTrainer:
@@ -231,56 +186,29 @@ class ToyTrainer:
     Calling `advance` in chunks gives exactly the history of one uninterrupted run.
     """
 
-    def __init__(
-        self,
-        task: str | ToyTask = "reverse",
-        *,
-        d_model: int = DEFAULTS["d_model"],
-        n_heads: int = DEFAULTS["n_heads"],
-        n_layers: int = DEFAULTS["n_layers"],
-        steps: int = DEFAULTS["steps"],
-        lr: float = DEFAULTS["lr"],
-        batch_size: int = DEFAULTS["batch_size"],
-        seed: int = DEFAULTS["seed"],
-        snapshot_every: int = DEFAULTS["snapshot_every"],
-        warmup: int = DEFAULTS["warmup"],
-        d_ff: int | None = None,
-    ) -> None:
-        self.task = get_task(task)
-        check_heads(d_model, n_heads)  # the learner-readable message first
-        d_ff = 2 * d_model if d_ff is None else d_ff
-        self.settings = TrainSettings(
-            task=self.task.name,
-            d_model=d_model,
-            n_heads=n_heads,
-            n_layers=n_layers,
-            d_ff=d_ff,
-            steps=steps,
-            lr=lr,
-            warmup=min(warmup, steps),
-            batch_size=batch_size,
-            seed=seed,
-            snapshot_every=snapshot_every,
-            norm_first=True,
-        )
+    def __init__(self, settings: TrainSettings | None = None, **overrides) -> None:
+        """`settings` (default: the page's), with any field replaced by a keyword, e.g.
+        `ToyTrainer(task="sort", seed=3)`."""
+        self.settings = s = _settings(settings, overrides).resolved()
+        self.task = get_task(s.task)
         V = self.task.vocab_size
         self.config = EncoderDecoderConfig(
             src_vocab=V,
             tgt_vocab=V,
-            d_model=d_model,
-            n_heads=n_heads,
-            n_layers=n_layers,
-            d_ff=d_ff,
+            d_model=s.d_model,
+            n_heads=s.n_heads,
+            n_layers=s.n_layers,
+            d_ff=s.d_ff,
             dropout=0.0,
-            norm_first=True,
+            norm_first=s.norm_first,
             max_len=self.task.width,
-            seed=seed,
+            seed=s.seed,
         )
         self.model = EncoderDecoder(self.config)
         self.optimizer = torch.optim.Adam(
-            self.model.parameters(), lr=lr, betas=(0.9, 0.98), eps=1e-9, foreach=True
+            self.model.parameters(), lr=s.lr, betas=(0.9, 0.98), eps=1e-9, foreach=True
         )
-        self._generator = torch.Generator().manual_seed(seed)
+        self._generator = torch.Generator().manual_seed(s.seed)
         self._data: ToyBatch | None = None
         self._history: list[HistoryRow] = []
         self._elapsed = 0.0
@@ -413,127 +341,24 @@ class ToyTrainer:
         )
 
 
+def _settings(settings: TrainSettings | None, overrides: dict) -> TrainSettings:
+    settings = DEFAULTS if settings is None else settings
+    return replace(settings, **overrides) if overrides else settings
+
+
 def train_toy(
-    task: str | ToyTask = "reverse",
+    settings: TrainSettings | None = None,
     *,
-    d_model: int = DEFAULTS["d_model"],
-    n_heads: int = DEFAULTS["n_heads"],
-    n_layers: int = DEFAULTS["n_layers"],
-    steps: int = DEFAULTS["steps"],
-    lr: float = DEFAULTS["lr"],
-    batch_size: int = DEFAULTS["batch_size"],
-    seed: int = DEFAULTS["seed"],
     on_step: Callable[[TrainProgress], bool | None] | None = None,
-    snapshot_every: int = DEFAULTS["snapshot_every"],
-    warmup: int = DEFAULTS["warmup"],
-    d_ff: int | None = None,
+    **overrides,
 ) -> ToyRun:
     """Train a seeded encoder-decoder on a toy task ('reverse', 'sort', 'copy'); return the run.
 
-    The defaults are the page's: `train_toy("reverse", seed=0)` reaches >= 99% exact-sequence
-    accuracy. `d_ff` defaults to 2 * d_model; Adam with linear warm-up then cosine decay;
-    pre-norm layers; no dropout. `on_step(progress)` after every step; returning False stops.
+    `settings` default to the page's (`TrainSettings()`: reversal reaches >= 99% exact-sequence
+    accuracy); keywords replace single fields, e.g. `train_toy(task="sort", seed=3)`. Adam with
+    linear warm-up then cosine decay; no dropout. `on_step(progress)` after every step;
+    returning False stops.
     """
-    trainer = ToyTrainer(
-        task,
-        d_model=d_model,
-        n_heads=n_heads,
-        n_layers=n_layers,
-        steps=steps,
-        lr=lr,
-        batch_size=batch_size,
-        seed=seed,
-        snapshot_every=snapshot_every,
-        warmup=warmup,
-        d_ff=d_ff,
-    )
+    trainer = ToyTrainer(_settings(settings, overrides))
     trainer.advance(on_step=on_step)
     return trainer.result()
-
-
-# --- using a trained run -------------------------------------------------------------------
-def _pad_to(ids: torch.Tensor, width: int) -> torch.Tensor:
-    """Greedy output (B, 1 + m) -> predicted ids (B, width) without BOS, EOS-padded."""
-    pred = ids[:, 1 : width + 1]
-    if pred.shape[1] < width:
-        fill = torch.full((ids.shape[0], width - pred.shape[1]), EOS, dtype=ids.dtype)
-        pred = torch.cat([pred, fill], dim=1)
-    return pred
-
-
-@torch.no_grad()
-def evaluate(run: ToyRun, n: int = 1000, seed: int = 1234) -> float:
-    """Exact-sequence accuracy of greedy decoding on n fresh examples drawn with `seed`."""
-    task, model = run.task, run.model
-    batch = task.sample(n, seed)
-    was_training = model.training
-    model.eval()
-    with _torch_threads(TRAIN_THREADS):
-        ys = greedy_decode(
-            model, batch.src, BOS, task.width, src_key_padding_mask=batch.src_pad, eos_id=EOS
-        )  # (B, 1 + m)
-    model.train(was_training)
-    return task.score(_pad_to(ys, task.width), batch)[1]
-
-
-@dataclass(frozen=True, eq=False)
-class Prediction:
-    """The trained model's greedy answer for one input, with every attention that made it."""
-
-    input: tuple[str, ...]  # the symbols typed
-    output: tuple[str, ...]  # the model's answer (symbols, up to its EOS)
-    expected: tuple[str, ...]  # the correct answer
-    src_tokens: tuple[str, ...]  # encoder tokens: input, <eos>
-    tgt_tokens: tuple[str, ...]  # decoder inputs (query rows): <bos>, then the answer so far
-    out_tokens: tuple[str, ...]  # what each decoder row produced (the answer, then <eos>)
-    encoder_self: tuple[np.ndarray, ...]  # per layer (nh, S, S)
-    decoder_self: tuple[np.ndarray, ...]  # per layer (nh, T, T)
-    cross: tuple[np.ndarray, ...]  # per layer (nh, T, S)
-    in_training_range: bool  # False if the input length was never seen in training
-
-    @property
-    def correct(self) -> bool:
-        return self.output == self.expected
-
-
-@torch.no_grad()
-def predict(run: ToyRun, text_or_symbols: str | Sequence[str]) -> Prediction:
-    """Run the trained model greedily on one input ('h a c e', 'hace' or a list of symbols).
-
-    Any length from 1 to the task's max_len is accepted (lengths outside training's range show
-    how the model generalises). The attention is that of the decoder reading its own answer,
-    which (causal masking) equals what each greedy step saw.
-    """
-    task, model = run.task, run.model
-    if isinstance(text_or_symbols, str):
-        symbols = task.parse(text_or_symbols, any_length=True)
-    else:
-        symbols = task.check(text_or_symbols, any_length=True)
-    vocab = task.vocab
-    src = torch.tensor([task.encode(symbols) + [EOS]])  # (1, S)
-    was_training = model.training
-    model.eval()
-    with _torch_threads(TRAIN_THREADS):
-        ys = greedy_decode(model, src, BOS, task.width, eos_id=EOS)  # (1, 1 + m)
-        gen = ys[0, 1:].tolist()
-        k = gen.index(EOS) if EOS in gen else len(gen)  # rows that produced a symbol
-        rows = min(k + 1, task.width)
-        tgt_in = ys[:, :rows]  # (1, T)
-        tr = model(src, tgt_in)
-    model.train(was_training)
-
-    def arrays(traces) -> tuple[np.ndarray, ...]:
-        return tuple(t.weights[0].numpy().copy() for t in traces)
-
-    return Prediction(
-        input=symbols,
-        output=task.decode(gen),
-        expected=task.target(symbols),
-        src_tokens=tuple(vocab[i] for i in src[0].tolist()),
-        tgt_tokens=tuple(vocab[i] for i in tgt_in[0].tolist()),
-        out_tokens=tuple(vocab[i] for i in gen[:rows]),
-        encoder_self=arrays(tr.encoder_self),
-        decoder_self=arrays(tr.decoder_self),
-        cross=arrays(tr.decoder_cross),
-        in_training_range=task.min_len <= len(symbols) <= task.max_len,
-    )

@@ -13,7 +13,6 @@ Conventions:
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass, field
 from functools import cached_property
 
@@ -21,18 +20,9 @@ import torch
 import torch.nn.functional as F
 from torch import nn
 
-from .config import check_dropout, check_heads, check_scoring, check_temperature
-
-
-def causal_mask(t_q: int, t_k: int | None = None, device=None) -> torch.Tensor:
-    """(Tq, Tk) bool, True on and below the diagonal: token i may look at tokens 0..i."""
-    t_k = t_q if t_k is None else t_k
-    return torch.ones(t_q, t_k, dtype=torch.bool, device=device).tril()
-
-
-def padding_mask(lengths: list[int], t: int) -> torch.Tensor:
-    """(B, T) bool, True where a position is padding (at or past each sequence's length)."""
-    return torch.arange(t)[None, :] >= torch.tensor(lengths)[:, None]
+from .config import check_dropout, check_heads, check_scoring, check_temperature, head_size
+from .masks import combine_masks, masked_softmax
+from .scoring import finite_scores, make_scorer
 
 
 @dataclass(frozen=True, eq=False)
@@ -42,7 +32,7 @@ class AttentionTrace:
     q: torch.Tensor  # (B, nh, Tq, hs)
     k: torch.Tensor  # (B, nh, Tk, hs)
     v: torch.Tensor  # (B, nh, Tk, hs)
-    weights: torch.Tensor  # (B, nh, Tq, Tk) softmax(logits); empty rows are all 0
+    weights: torch.Tensor  # (B, nh, Tq, Tk) softmax(masked_scores); empty rows are all 0
     head_outputs: torch.Tensor  # (B, nh, Tq, hs) weights @ v, per head
     concat: torch.Tensor  # (B, Tq, C) heads side by side
     output: torch.Tensor  # (B, Tq, C) concat @ W_O^T + b_O
@@ -75,13 +65,13 @@ class AttentionTrace:
         return (~self.allowed.any(dim=-1)).expand(B, nh, Tq)
 
     @cached_property
-    def logits(self) -> torch.Tensor:
+    def masked_scores(self) -> torch.Tensor:
         """(B, nh, Tq, Tk) what the softmax saw: scaled scores, -inf where masked.
 
         Recomputed on demand (the forward softmaxes its scores in place, so that a T x T
         buffer is neither copied nor kept); equal to the forward's up to float rounding.
         """
-        z = _finite_logits(self.scaled_scores, self.temperature, self.scale_factor)
+        z = finite_scores(self.scaled_scores, self.temperature, self.scale_factor)
         if self.allowed is not None:
             z = z.masked_fill(~self.allowed, float("-inf"))
         return z
@@ -120,7 +110,7 @@ class MultiHeadAttention(nn.Module):
         check_heads(d_model, n_heads)
         check_scoring(scoring)
         check_dropout(dropout)
-        self.d_model, self.n_heads, self.d_k = d_model, n_heads, d_model // n_heads
+        self.d_model, self.n_heads = d_model, n_heads
         self.scale, self.scoring, self.dropout = scale, scoring, dropout
         self.kdim = d_model if kdim is None else kdim
         self.vdim = d_model if vdim is None else vdim
@@ -134,12 +124,13 @@ class MultiHeadAttention(nn.Module):
             self.v_proj_weight = nn.Parameter(torch.empty(C, self.vdim))
         self.in_proj_bias = nn.Parameter(torch.zeros(3 * C)) if bias else None
         self.out_proj = nn.Linear(C, C, bias=bias)
-        if scoring == "additive":
-            hs = self.d_k
-            self.additive_q = nn.Parameter(torch.empty(n_heads, hs, hs))  # W_q per head
-            self.additive_k = nn.Parameter(torch.empty(n_heads, hs, hs))  # W_k per head
-            self.additive_v = nn.Parameter(torch.empty(n_heads, hs))  # v per head
+        self.scorer = make_scorer(scoring, n_heads, self.d_k, scale=scale)  # step 2's scores
         self.reset_parameters(seed)
+
+    @property
+    def d_k(self) -> int:
+        """Dimensions per head (hs): d_model / n_heads."""
+        return head_size(self.d_model, self.n_heads)
 
     @torch.no_grad()
     def reset_parameters(self, seed: int | None = 0) -> None:
@@ -158,10 +149,7 @@ class MultiHeadAttention(nn.Module):
         if self.in_proj_bias is not None:
             self.in_proj_bias.zero_()
             self.out_proj.bias.zero_()
-        if self.scoring == "additive":
-            bound = 1.0 / math.sqrt(self.d_k)
-            for p in (self.additive_q, self.additive_k, self.additive_v):
-                p.uniform_(-bound, bound, generator=g)
+        self.scorer.reset_parameters(g)
 
     @classmethod
     def from_torch(cls, module: nn.MultiheadAttention) -> MultiHeadAttention:
@@ -183,7 +171,7 @@ class MultiHeadAttention(nn.Module):
         ours.train(module.training)
         return ours
 
-    # --- weights in the math convention (X @ W), for teaching views -----------------------
+    # --- weights in the math convention (X @ W), for the teaching pages ------------------------
     def projection_weights(self) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
         """W_Q (C, C), W_K (kdim, C), W_V (vdim, C) such that Q = X @ W_Q + b_Q."""
         if self._qkv_same_embed_dim:
@@ -200,7 +188,7 @@ class MultiHeadAttention(nn.Module):
         bq, bk, bv = self.in_proj_bias.chunk(3)
         return bq, bk, bv
 
-    # --- forward: the five steps of the lesson ---------------------------------------------
+    # --- forward: the steps of the lesson (numbered as on the Step page) --------------------
     def forward(
         self,
         query: torch.Tensor,
@@ -219,30 +207,35 @@ class MultiHeadAttention(nn.Module):
         caller can collect many layers' weights without copying them; the trace's `weights` is
         then that tensor.
         """
-        self_attn = key is None and value is None
-        query, key, value = _as_batches(query, key, value)
         check_temperature(temperature)
-        self._check_inputs(query, key, value)
-        B, Tq, C = query.shape
-        Tk = key.shape[1]
+        self_attn = key is None and value is None
+        x, xk, xv = batch_first(query, key, value)  # (B, Tq, C), (B, Tk, kdim), (B, Tk, vdim)
+        self._check_inputs(x, xk, xv)
+        B, Tq, C = x.shape
+        Tk = xk.shape[1]
 
-        # 1. project X into queries, keys and values, and split them into heads
-        q, k, v = self._heads(query, key, value, self_attn)  # (B, nh, T, hs) each
+        # 0. input X: one row per token, (B, Tq, C); keys and values read xk, xv (= X when self)
+        # 1. Q = X W_Q + b_Q, K = X W_K + b_K, V = X W_V + b_V, each split into nh heads
+        if self_attn and self._qkv_same_embed_dim:
+            q, k, v = self.self_attention_heads(x)  # (B, nh, T, hs) each, one fused matmul
+        else:
+            q, k, v = self.cross_attention_heads(x, xk, xv)  # (B, nh, Tq|Tk, hs)
         qf, kf, vf = _float32(q, k, v)  # half precision: scores and softmax in float32
-        # 2. + 3. score every query against every key, scaled by 1/sqrt(d_k) (and 1/temperature)
-        att, scale_factor, additive = self._scaled_scores(qf, kf, temperature)  # (B,nh,Tq,Tk)
-        # 3. mask: -inf where a query may not look
-        allowed = _combine_masks(mask, key_padding_mask, B, Tq, Tk, att.device)
+        # 2. scores: every query against every key, scaled by 1/sqrt(hs) (and 1/temperature),
+        #    then -inf where the mask forbids a pair
+        att, scale_factor, raw = self.scorer(qf, kf, temperature)  # (B, nh, Tq, Tk)
+        allowed = combine_masks(mask, key_padding_mask, B, Tq, Tk, att.device)
         if allowed is not None:
             att = att.masked_fill(~allowed, float("-inf"))  # (B, nh, Tq, Tk)
-        # 4. softmax along the keys: each row becomes weights that sum to 1
-        weights = _softmax(att, allowed, out=weights_out, keep_input=att is additive)
-        used, dropped = weights, None
+        # 3. softmax along the keys (each row sums to 1), then the weighted sum of the values
+        weights = masked_softmax(att, allowed, out=weights_out, keep_input=raw is not None)
+        dropped = None
         if self.training and self.dropout > 0.0:
-            used = dropped = F.dropout(weights, self.dropout, training=True)
-        # 5. weighted sum of the values per head, heads side by side, output projection W_O
-        y = used @ vf  # (B, nh, Tq, hs)
+            dropped = F.dropout(weights, self.dropout, training=True)  # (B, nh, Tq, Tk)
+        y = (weights if dropped is None else dropped) @ vf  # (B, nh, Tq, hs)
+        # 4. concatenate: the heads side by side
         concat = y.transpose(1, 2).reshape(B, Tq, C).to(q.dtype)  # (B, Tq, C)
+        # 5. output: the projection W_O
         output = F.linear(concat, self.out_proj.weight, self.out_proj.bias)  # (B, Tq, C)
         return AttentionTrace(
             q=q,
@@ -257,7 +250,7 @@ class MultiHeadAttention(nn.Module):
             temperature=float(temperature),
             scoring=self.scoring,
             dropped_weights=dropped,
-            additive_scores=additive,
+            additive_scores=raw,
         )
 
     def _check_inputs(self, query: torch.Tensor, key: torch.Tensor, value: torch.Tensor) -> None:
@@ -268,17 +261,26 @@ class MultiHeadAttention(nn.Module):
         if value.shape[1] != key.shape[1] or value.shape[0] != key.shape[0]:
             raise ValueError("key and value must have the same batch size and length")
 
-    def _heads(
-        self, query: torch.Tensor, key: torch.Tensor, value: torch.Tensor, self_attn: bool
+    # --- step 1, the fast ways (each tested equal to X @ W_Q + b_Q, ... split into heads) ------
+    def self_attention_heads(
+        self, x: torch.Tensor
     ) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
-        """Step 1: Q = X W_Q + b_Q (and K, V), each split into nh heads of hs dimensions."""
-        B, Tq, C = query.shape
+        """Q, K, V of self-attention from one fused projection X W_QKV + b_QKV, (B, nh, T, hs)
+        each (views of one (B, T, 3C) buffer). Needs kdim = vdim = d_model."""
+        B, T, _ = x.shape
+        nh, hs = self.n_heads, self.d_k
+        qkv = F.linear(x, self.in_proj_weight, self.in_proj_bias)  # (B, T, 3C)
+        qkv = qkv.view(B, T, 3, nh, hs).permute(2, 0, 3, 1, 4)  # (3, B, nh, T, hs)
+        return qkv.unbind(0)  # (B, nh, T, hs) each
+
+    def cross_attention_heads(
+        self, query: torch.Tensor, key: torch.Tensor, value: torch.Tensor
+    ) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+        """Q from the query, K and V from the key and value (one fused K/V projection when they
+        are the same tensor), each split into heads: (B, nh, Tq, hs), (B, nh, Tk, hs) x 2."""
+        B, Tq, _ = query.shape
         Tk = key.shape[1]
         nh, hs = self.n_heads, self.d_k
-        if self_attn and self._qkv_same_embed_dim:  # one fused projection for Q, K and V
-            qkv = F.linear(query, self.in_proj_weight, self.in_proj_bias)  # (B, T, 3C)
-            qkv = qkv.view(B, Tq, 3, nh, hs).permute(2, 0, 3, 1, 4)  # (3, B, nh, T, hs)
-            return qkv.unbind(0)  # (B, nh, T, hs) each
         q, k, v = self._project(query, key, value)  # (B, T, C) each
         q = q.view(B, Tq, nh, hs).transpose(1, 2)  # (B, nh, Tq, hs)
         k = k.view(B, Tk, nh, hs).transpose(1, 2)  # (B, nh, Tk, hs)
@@ -295,7 +297,7 @@ class MultiHeadAttention(nn.Module):
         if self._qkv_same_embed_dim:
             W = self.in_proj_weight
             q = F.linear(query, W[:C], bq)
-            if key is value:
+            if key is value:  # one (B, Tk, 2C) matmul for K and V
                 bkv = None if b is None else b[C:]
                 k, v = F.linear(key, W[C:], bkv).split(C, dim=-1)
                 return q, k, v
@@ -306,39 +308,22 @@ class MultiHeadAttention(nn.Module):
             F.linear(value, self.v_proj_weight, bv),
         )
 
-    def _scaled_scores(
-        self, q: torch.Tensor, k: torch.Tensor, temperature: float
-    ) -> tuple[torch.Tensor, float, torch.Tensor | None]:
-        """Steps 2-3: the scores each softmax row sees, the scale factor, and (additive scoring
-        only) the raw scores, which are kept for the trace."""
-        if self.scoring == "additive":
-            additive = self._additive_scores(q, k)  # (B, nh, Tq, Tk)
-            att = additive / temperature if temperature != 1.0 else additive
-            return _finite_logits(att, temperature, 1.0), 1.0, additive
-        scale_factor = 1.0 / math.sqrt(self.d_k) if self.scale else 1.0
-        s = scale_factor / temperature
-        # scale q (Tq x hs) instead of the scores (Tq x Tk): one small op, not a T x T pass
-        att = (q * s if s != 1.0 else q) @ k.transpose(-2, -1)  # (B, nh, Tq, Tk)
-        return _finite_logits(att, temperature, scale_factor), scale_factor, None
 
-    def _additive_scores(self, q: torch.Tensor, k: torch.Tensor) -> torch.Tensor:
-        """Bahdanau scoring per head: v^T tanh(W_q q_i + W_k k_j)."""
-        qa = torch.einsum("bhtd,hde->bhte", q, self.additive_q.to(q.dtype))  # (B, nh, Tq, hs)
-        ka = torch.einsum("bhtd,hde->bhte", k, self.additive_k.to(k.dtype))  # (B, nh, Tk, hs)
-        feat = torch.tanh(qa[:, :, :, None, :] + ka[:, :, None, :, :])  # (B, nh, Tq, Tk, hs)
-        return torch.einsum("bhqke,he->bhqk", feat, self.additive_v.to(q.dtype))  # (B,nh,Tq,Tk)
-
-
-def _as_batches(
+def batch_first(
     query: torch.Tensor, key: torch.Tensor | None, value: torch.Tensor | None
 ) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
-    """Key and value default to the query (self-attention); (T, C) inputs become (1, T, C)."""
+    """Key and value default to the query (self-attention); (T, C) inputs become (1, T, C).
+
+    Inputs that were one tensor stay one tensor (`key is value` survives), so that the fused
+    key/value projection still applies."""
     key = query if key is None else key
     value = key if value is None else value
-    if query.dim() == 2:
-        batched = {}  # one (1, T, C) view per distinct input, so that `key is value` survives
-        query, key, value = (batched.setdefault(id(x), x[None]) for x in (query, key, value))
-    return query, key, value
+    if query.dim() != 2:
+        return query, key, value
+    q = query[None]  # (1, Tq, C)
+    k = q if key is query else key[None]  # (1, Tk, kdim)
+    v = k if value is key else q if value is query else value[None]  # (1, Tk, vdim)
+    return q, k, v
 
 
 def _float32(*tensors: torch.Tensor) -> tuple[torch.Tensor, ...]:
@@ -346,72 +331,3 @@ def _float32(*tensors: torch.Tensor) -> tuple[torch.Tensor, ...]:
     if tensors[0].dtype in (torch.float16, torch.bfloat16):
         return tuple(t.float() for t in tensors)
     return tensors
-
-
-def _softmax(
-    att: torch.Tensor,
-    allowed: torch.Tensor | None,
-    *,
-    out: torch.Tensor | None = None,
-    keep_input: bool = False,
-) -> torch.Tensor:
-    """Step 4: softmax over the keys; a row with no allowed key becomes 0, never NaN.
-
-    Written in place into `att` (no second T x T buffer) unless something still needs the
-    scores (autograd, or `keep_input`); into `out` when a caller hands a buffer.
-    """
-    if out is not None and (out.shape != att.shape or out.dtype != att.dtype):
-        raise ValueError(
-            f"weights_out must have shape {tuple(att.shape)} and dtype {att.dtype}, "
-            f"got {tuple(out.shape)} and {out.dtype}"
-        )
-    if out is None and not att.requires_grad and not keep_input:
-        out = att
-    weights = torch.softmax(att, dim=-1, out=out)  # (B, nh, Tq, Tk)
-    if allowed is not None:
-        empty = ~allowed.any(dim=-1)  # (B|1, 1|nh, Tq)
-        if bool(empty.any()):
-            if weights.requires_grad:
-                weights = weights.masked_fill(empty[..., None], 0.0)
-            else:
-                weights.masked_fill_(empty[..., None], 0.0)
-    return weights
-
-
-def _finite_logits(att: torch.Tensor, temperature: float, scale_factor: float) -> torch.Tensor:
-    """A tiny temperature may overflow the scores: clamp to the largest finite value, never inf."""
-    if temperature < 1.0 or not math.isfinite(scale_factor / temperature):
-        big = torch.finfo(att.dtype).max
-        return torch.nan_to_num(att, nan=0.0, posinf=big, neginf=-big)
-    return att
-
-
-def _combine_masks(
-    mask: torch.Tensor | str | None,
-    key_padding_mask: torch.Tensor | None,
-    B: int,
-    Tq: int,
-    Tk: int,
-    device,
-) -> torch.Tensor | None:
-    """One boolean 'may attend' mask broadcastable to (B, nh, Tq, Tk), or None."""
-    allowed = None
-    if isinstance(mask, str):
-        if mask == "causal":
-            allowed = causal_mask(Tq, Tk, device)[None, None]  # (1, 1, Tq, Tk)
-        elif mask != "none":
-            raise ValueError(f"mask must be 'causal', 'none', a bool tensor or None; got {mask!r}")
-    elif mask is not None:
-        if mask.dtype != torch.bool:
-            raise ValueError("mask must be a bool tensor, True where attending is allowed")
-        allowed = mask
-        while allowed.dim() < 4:
-            allowed = allowed.unsqueeze(0)  # (Tq, Tk) -> (1, 1, Tq, Tk); (B, Tq, Tk) below
-        if mask.dim() == 3:
-            allowed = mask[:, None]  # (B, 1, Tq, Tk)
-    if key_padding_mask is not None:
-        if key_padding_mask.shape != (B, Tk):
-            raise ValueError(f"key_padding_mask must have shape (B, Tk) = {(B, Tk)}")
-        keep = ~key_padding_mask.bool()[:, None, None, :]  # (B, 1, 1, Tk)
-        allowed = keep if allowed is None else allowed & keep
-    return allowed

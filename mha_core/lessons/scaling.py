@@ -20,7 +20,8 @@ from typing import NamedTuple
 import numpy as np
 import torch
 
-from .config import check_seed, check_temperature
+from ..layer.config import check_seed, check_temperature
+from ..layer.stats import row_entropy
 
 DISTRIBUTIONS = ("normal", "uniform", "rademacher")
 # d_k from 1 to 1024: powers of two and the points halfway between them (3 * 2^k)
@@ -184,13 +185,6 @@ def jacobian_norm(p: torch.Tensor) -> torch.Tensor:
     p2 = p * p
     rest = _sum_of_others(p)  # (..., T) 1 - p_i
     return torch.sqrt((p2 * rest * rest + p2 * _sum_of_others(p2)).sum(dim=-1))
-
-
-def row_entropy(p: torch.Tensor) -> torch.Tensor:
-    """(...,) entropy in nats of each row of p (..., T); 0 log 0 counts as 0."""
-    p = p.double()
-    logp = torch.log(torch.where(p > 0, p, torch.ones_like(p)))
-    return -(p * logp).sum(dim=-1)
 
 
 def row_measures(p: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:

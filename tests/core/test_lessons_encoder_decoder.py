@@ -7,7 +7,7 @@ import torch
 import torch.nn.functional as F
 
 from mha_core import EncoderDecoder, EncoderDecoderConfig, embed_tokens, padding_mask
-from mha_core.encdec_view import batch_view, dropout_view, pair_attention
+from mha_core.lessons.encoder_decoder import dropout_comparison, padded_batch, pair_attention
 from tests.conftest import assert_close_f32
 
 SRC = ["the", "cat", "saw", "the", "dog"]
@@ -49,7 +49,7 @@ def test_pair_attention_is_the_models_forward_and_the_mask_is_causal():
 def test_batch_view_padding_empty_rows_and_norms():
     m = _model(norm_first=True)
     short = SRC[:2]
-    bv = batch_view(m, [SRC, short], 1)
+    bv = padded_batch(m, [SRC, short], 1)
     assert bv.n_padded == 3 and bv.padded_key_max == 0.0
     assert bv.alone_max_diff < 1e-6  # padding changes nothing for the real tokens
     # padded queries masked too: 3 padded queries x 4 heads with no key, zeros, no NaN
@@ -85,10 +85,10 @@ def test_batch_view_padding_empty_rows_and_norms():
 
 def test_dropout_view_scales_kept_weights_and_eval_is_identity():
     w = torch.softmax(torch.randn(6, 6, generator=torch.Generator().manual_seed(0)), dim=-1)
-    dv = dropout_view(w, 0.25, seed=4)
+    dv = dropout_comparison(w, 0.25, seed=4)
     assert torch.equal(dv.eval.output, w)
     lo, hi = dv.kept_ratio_range()
     assert abs(lo - 4 / 3) < 1e-6 and abs(hi - 4 / 3) < 1e-6
     assert dv.n_dropped == int((dv.train.output == 0).sum()) and dv.n_total == 36
-    assert torch.equal(dropout_view(w, 0.25, seed=4).train.output, dv.train.output)  # seeded
-    assert not torch.equal(dropout_view(w, 0.25, seed=5).train.keep, dv.train.keep)
+    assert torch.equal(dropout_comparison(w, 0.25, seed=4).train.output, dv.train.output)  # seeded
+    assert not torch.equal(dropout_comparison(w, 0.25, seed=5).train.keep, dv.train.keep)

@@ -1,0 +1,82 @@
+"""Attention masks. `mask`: bool, True where a query MAY attend to a key (as in
+`F.scaled_dot_product_attention`); `key_padding_mask`: bool (B, Tk), True where a key is PADDING
+(as in `nn.MultiheadAttention`)."""
+
+from __future__ import annotations
+
+import torch
+
+
+def causal_mask(t_q: int, t_k: int | None = None, device=None) -> torch.Tensor:
+    """(Tq, Tk) bool, True on and below the diagonal: token i may look at tokens 0..i."""
+    t_k = t_q if t_k is None else t_k
+    return torch.ones(t_q, t_k, dtype=torch.bool, device=device).tril()
+
+
+def padding_mask(lengths: list[int], t: int) -> torch.Tensor:
+    """(B, T) bool, True where a position is padding (at or past each sequence's length)."""
+    return torch.arange(t)[None, :] >= torch.tensor(lengths)[:, None]
+
+
+def combine_masks(
+    mask: torch.Tensor | str | None,
+    key_padding_mask: torch.Tensor | None,
+    B: int,
+    Tq: int,
+    Tk: int,
+    device,
+) -> torch.Tensor | None:
+    """One boolean 'may attend' mask broadcastable to (B, nh, Tq, Tk), or None."""
+    allowed = None
+    if isinstance(mask, str):
+        if mask == "causal":
+            allowed = causal_mask(Tq, Tk, device)[None, None]  # (1, 1, Tq, Tk)
+        elif mask != "none":
+            raise ValueError(f"mask must be 'causal', 'none', a bool tensor or None; got {mask!r}")
+    elif mask is not None:
+        if mask.dtype != torch.bool:
+            raise ValueError("mask must be a bool tensor, True where attending is allowed")
+        allowed = mask
+        while allowed.dim() < 4:
+            allowed = allowed.unsqueeze(0)  # (Tq, Tk) -> (1, 1, Tq, Tk); (B, Tq, Tk) below
+        if mask.dim() == 3:
+            allowed = mask[:, None]  # (B, 1, Tq, Tk)
+    if key_padding_mask is not None:
+        if key_padding_mask.shape != (B, Tk):
+            raise ValueError(f"key_padding_mask must have shape (B, Tk) = {(B, Tk)}")
+        keep = ~key_padding_mask.bool()[:, None, None, :]  # (B, 1, 1, Tk)
+        allowed = keep if allowed is None else allowed & keep
+    return allowed
+
+
+def masked_softmax(
+    att: torch.Tensor,
+    allowed: torch.Tensor | None,
+    *,
+    out: torch.Tensor | None = None,
+    keep_input: bool = False,
+) -> torch.Tensor:
+    """Softmax over the keys of scores already -inf where not `allowed`; a row with no allowed
+    key becomes 0, never NaN (as softmax of an all -inf row would).
+
+    The fast path: written in place into `att` (no second T x T buffer) unless something still
+    needs the scores (autograd, or `keep_input`); into `out` when a caller hands a buffer (the
+    pretrained model stacks its layers' weights that way). Equal to the plain
+    `torch.softmax(att, -1)` with empty rows zeroed.
+    """
+    if out is not None and (out.shape != att.shape or out.dtype != att.dtype):
+        raise ValueError(
+            f"weights_out must have shape {tuple(att.shape)} and dtype {att.dtype}, "
+            f"got {tuple(out.shape)} and {out.dtype}"
+        )
+    if out is None and not att.requires_grad and not keep_input:
+        out = att
+    weights = torch.softmax(att, dim=-1, out=out)  # (B, nh, Tq, Tk)
+    if allowed is not None:
+        empty = ~allowed.any(dim=-1)  # (B|1, 1|nh, Tq)
+        if bool(empty.any()):
+            if weights.requires_grad:
+                weights = weights.masked_fill(empty[..., None], 0.0)
+            else:
+                weights.masked_fill_(empty[..., None], 0.0)
+    return weights

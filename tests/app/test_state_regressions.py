@@ -1,0 +1,206 @@
+"""One regression test per bug of the sequences issue (#16): each is a short sequence of the
+actions that broke the page, as a user did them (the walk through every page in random order is
+tests/app/test_sequences.py and tests/browser/test_random_walk.py)."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.app.conftest import make_app, rerun, run_app, shared
+from ui.controls import widget_key
+from ui.state import MAX_CHARS
+from ui.strings import STRINGS
+
+EN, ZH = STRINGS["en"], STRINGS["zh"]
+LONG = "the quick brown fox jumps over the lazy dog"
+
+
+def _lang(at, lang: str):
+    at.session_state["shared.lang"] = lang
+    return rerun(at)
+
+
+def _params(at) -> dict:
+    return dict(at.query_params.items())
+
+
+# --- Step by step crashed after the tokens changed ----------------------------------------------
+def test_step_query_picked_on_a_long_sentence_survives_a_shorter_one():
+    at = run_app("views/step.py", **shared(text=LONG))
+    at.selectbox(key="step.query").set_value(8)  # "8: dog", picked with the widget
+    rerun(at)
+    at.session_state["shared.text"] = "a cat"  # a new sentence: 2 tokens
+    rerun(at)
+    at.session_state["shared.n_heads"] = 8  # then any control
+    rerun(at)
+    assert at.session_state["step.query"] == 1  # the nearest token that is left
+    assert at.selectbox(key="step.query").value == 1
+    assert at.query_params["query"] == "1"
+
+
+def test_step_query_survives_switching_to_wordpiece_and_next():
+    at = run_app("views/step.py", **shared(text="unbelievable tokenization"))
+    at.selectbox(key="step.query").set_value(1)
+    rerun(at)
+    at.session_state["shared.tokenizer"] = "wordpiece"
+    rerun(at)
+    at.button(key="step.next_0").click()
+    rerun(at)
+    assert at.session_state["step.stage"] == "1"
+    assert isinstance(at.session_state["step.query"], int)
+
+
+# --- Train crashed on a language round trip ------------------------------------------------------
+@pytest.mark.parametrize("task", ["reverse", "sort"])
+def test_train_survives_a_language_round_trip(task):
+    at = run_app("views/train.py")
+    at.radio(key="train.task").set_value(task)
+    rerun(at)
+    _lang(at, "zh")
+    _lang(at, "en")
+    assert at.session_state["train.task"] == task
+    assert at.radio(key="train.task").value == task
+
+
+# --- A language switch lost settings -------------------------------------------------------------
+def test_sidebar_choices_survive_a_language_switch_and_the_next_action():
+    at = run_app(**shared(mask="causal", tokenizer="wordpiece", scoring="additive"))
+    _lang(at, "zh")
+    at.session_state["shared.seed"] = 1  # the next action
+    rerun(at)
+    values = {k: at.session_state[f"shared.{k}"] for k in ("mask", "tokenizer", "scoring")}
+    assert values == {"mask": "causal", "tokenizer": "wordpiece", "scoring": "additive"}
+    assert (at.query_params["mask"], at.query_params["lang"]) == ("causal", "zh")
+    _lang(at, "en")
+    assert at.session_state["shared.mask"] == "causal"
+
+
+def test_home_colour_scale_and_tab_survive_a_language_switch():
+    at = run_app()
+    at.radio(key="attention.colour_scale").set_value("per_head")
+    at.session_state["attention.view"] = "stats"
+    rerun(at)
+    before = _params(at)
+    _lang(at, "zh")
+    assert at.session_state["attention.colour_scale"] == "per_head"
+    assert at.session_state["attention.view"] == "stats"
+    assert at.radio(key="attention.colour_scale").value == "per_head"
+    assert {**_params(at), "lang": "en"} == before
+
+
+def test_encoder_decoder_part_survives_a_language_switch():
+    at = run_app("views/encoder_decoder.py")
+    at.radio(key="encoder_decoder.part").set_value("addnorm")
+    rerun(at)
+    _lang(at, "zh")
+    at.session_state["shared.seed"] = 2
+    rerun(at)
+    assert at.session_state["encoder_decoder.part"] == "addnorm"
+    assert at.query_params["part"] == "addnorm"
+
+
+# --- Display text used as a value ----------------------------------------------------------------
+def test_reading_url_holds_values_not_translated_labels():
+    at = run_app("views/reading.py", **shared(text="The cat sat on the mat."))
+    at.radio(key="reading.lines_side").set_value("key")
+    rerun(at)
+    _lang(at, "zh")
+    _lang(at, "en")
+    assert at.query_params["filter"] == "none"
+    assert at.query_params["lines_side"] == "key"
+
+
+# --- Choices reset for no reason -----------------------------------------------------------------
+@pytest.mark.parametrize(
+    "page,choices",
+    [
+        ("reading", {"reading.layer": 3, "reading.head": 7, "reading.filter": "top_k"}),
+        ("pretrained", {"pretrained.layer": 4, "pretrained.head": 9}),
+    ],
+)
+def test_an_empty_sentence_then_a_new_one_keeps_the_choices(page, choices):
+    at = run_app(f"views/{page}.py", **shared(text="The cat sat on the mat."), **choices)
+    at.session_state["shared.text"] = ""
+    rerun(at)
+    assert at.info  # says why the page is empty
+    at.session_state["shared.text"] = "A dog ran in the park."
+    rerun(at)
+    assert {k: at.session_state[k] for k in choices} == choices
+
+
+def test_reading_heads_drawn_survive_an_empty_sentence():
+    at = run_app("views/reading.py", **shared(text="The cat sat on the mat."))
+    at.multiselect(key="reading.lines_heads").set_value([4, 5])
+    rerun(at)
+    at.session_state["shared.text"] = ""
+    rerun(at)
+    at.session_state["shared.text"] = "The cat sat on the mat."
+    rerun(at)
+    assert at.session_state["reading.lines_heads"] == [4, 5]
+    assert at.query_params["lines_heads"] == "4,5"
+
+
+# --- Shared links open another view --------------------------------------------------------------
+@pytest.mark.parametrize(
+    "page,link",
+    [
+        ("pretrained", {"layer": "4", "head": "9", "pair": "a second sentence"}),
+        ("scaling", {"distribution": "uniform", "n_keys": "32", "tau": "4.0", "head": "1"}),
+        ("positional", {"d_model": "32", "n_positions": "100", "anchor": "12", "head": "2"}),
+        ("attention", {"colour_scale": "per_head", "palette": "Cividis", "view": "mean"}),
+        ("step", {"stage": "3", "head": "1", "query": "2"}),
+    ],
+)
+def test_a_link_reproduces_the_page_controls(page, link):
+    at = run_app(f"views/{page}.py", query=link)
+    assert not at.warning, [w.value for w in at.warning]
+    for param, value in link.items():
+        assert at.query_params[param] == value
+        assert str(at.session_state[f"{page}.{param}"]) == value
+
+
+def test_step_url_follows_the_heads_down():
+    at = run_app("views/step.py", **shared(n_heads=4))
+    at.selectbox(key="step.head").set_value(2)
+    rerun(at)
+    at.session_state["shared.n_heads"] = 1
+    rerun(at)
+    assert at.query_params["head"] == "0"
+
+
+def test_a_page_remembers_its_controls_across_a_visit_elsewhere():
+    at = run_app("views/scaling.py")
+    at.radio(key="scaling.distribution").set_value("uniform")
+    rerun(at)
+    at.switch_page("views/attention.py")
+    rerun(at)
+    at.switch_page("views/scaling.py")
+    rerun(at)
+    assert at.session_state["scaling.distribution"] == "uniform"
+    assert at.query_params["distribution"] == "uniform"
+
+
+# --- Silent refusal of an over-long paste ------------------------------------------------------
+def test_a_paste_past_the_sidebar_limit_is_kept_and_named():
+    text = "word " * (MAX_CHARS // 5 + 200)
+    at = run_app(**shared(text=text))
+    assert at.session_state["shared.text"] == text  # nothing typed is lost
+    warning = " ".join(w.value for w in at.warning)
+    assert f"{MAX_CHARS:,}" in warning and f"{len(text):,}" in warning
+
+
+def test_a_paste_past_the_try_it_limit_is_named():
+    at = make_app("views/train.py", **{"train.steps": 6}).run()
+    at.button(key="train.start").click()
+    rerun(at)  # trains to the end, then reruns
+    at.text_input(key="train.try").input("abc" * 100)
+    rerun(at)
+    assert any("200" in w.value for w in at.warning)
+    assert at.session_state["train.try"] == "abc" * 100
+
+
+def test_widget_keys_follow_the_labels():
+    # the mechanism behind all of the above: new labels make a new widget, seeded from the value
+    en = widget_key("shared.mask", [EN["side.mask.none"], EN["side.mask.causal"]])
+    zh = widget_key("shared.mask", [ZH["side.mask.none"], ZH["side.mask.causal"]])
+    assert en != zh and en.startswith(widget_key("shared.mask") + ".")

@@ -1,0 +1,1 @@
+"""Helpers the tests share (importable: `from tests.helpers.sequences import ...`)."""

@@ -1,0 +1,215 @@
+"""Widgets whose state is a stable value: the one way every page draws a control.
+
+Why: Streamlit 1.67 exchanges a select widget's *formatted label* with the browser and keeps
+the widget's key as its identity. When the labels change (a language switch, new tokens in
+"3: cat") the browser hands back a label that is no longer an option, and the widget returns
+that stale string (a `TypeError` on the Step page, a `KeyError` on Train, a radio with nothing
+selected). Keyed widgets that are not drawn in a run also lose their state (leave a page and
+come back, or an empty sentence that stops the page early).
+
+The rule here: the value lives under the control's own key (`"step.query"`), a plain
+session-state entry that no widget owns, so it survives anything. The widget is a view of it
+under a derived key, `_w.<key>.<digest of the labels>`: when the labels change the widget is a
+new one, seeded from the value; a change in the browser is copied back to the value before the
+script runs. Code that sets a control (a Next button, a clamp) writes the value key; the widget
+follows on the next draw. Options are stable values (ids, indices, enum strings); what the user
+reads comes from `format_func`.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import streamlit as st
+
+WIDGET_PREFIX = "_w."
+_MISSING = object()
+
+
+def widget_key(key: str, labels: Sequence[str] | None = None) -> str:
+    """The widget's own key: the control's key, plus a digest of its labels when it has any."""
+    if labels is None:
+        return f"{WIDGET_PREFIX}{key}"
+    digest = hashlib.blake2s("\x1f".join(labels).encode(), digest_size=5).hexdigest()
+    return f"{WIDGET_PREFIX}{key}.{digest}"
+
+
+def forget_widgets(prefix: str) -> None:
+    """Drop the widget side of every control whose key starts with `prefix`: the next draw seeds
+    them from their values again (the sidebar does this when the page changes)."""
+    ss = st.session_state
+    for k in [k for k in ss if isinstance(k, str) and k.startswith(WIDGET_PREFIX + prefix)]:
+        del ss[k]
+
+
+def nearest(value: Any, options: Sequence) -> Any:
+    """The option nearest to `value`: the same one when offered; for numbers the closest (ties
+    to the smaller); otherwise the first option."""
+    if value in options:
+        return value
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        numeric = [o for o in options if isinstance(o, (int, float)) and not isinstance(o, bool)]
+        if numeric:
+            return min(numeric, key=lambda o: (abs(o - value), o))
+    return options[0]
+
+
+def clamp(key: str, options: Sequence, fallback: Any = _MISSING) -> Any:
+    """Make the value of control `key` one of `options` (nearest, or `fallback`); return it."""
+    ss = st.session_state
+    value = ss.get(key, _MISSING)
+    if value is _MISSING:
+        value = options[0] if fallback is _MISSING else fallback
+    elif value not in options:
+        value = nearest(value, options) if fallback is _MISSING else fallback
+    else:
+        return value
+    ss[key] = value
+    return value
+
+
+def _sync(key: str, wkey: str, to_value: Callable | None, callback, args, kwargs) -> None:
+    value = st.session_state[wkey]
+    st.session_state[key] = to_value(value) if to_value else value
+    if callback is not None:
+        callback(*args, **kwargs)
+
+
+def _bind(key: str, wkey: str, shown: Any, kw: dict, to_value: Callable | None = None) -> dict:
+    """Seed the widget from the value (only when they differ: re-sending an equal value would
+    fight a person moving a slider quickly) and route its changes back to the value."""
+    ss = st.session_state
+    if ss.get(wkey, _MISSING) != shown:
+        ss[wkey] = shown
+    callback, args, kwargs = kw.pop("on_change", None), kw.pop("args", ()), kw.pop("kwargs", {})
+    return {
+        **kw,
+        "key": wkey,
+        "on_change": _sync,
+        "args": (key, wkey, to_value, callback, tuple(args or ()), dict(kwargs or {})),
+    }
+
+
+def _labelled(options: list, format_func) -> tuple[list[str], Callable[[Any], str]]:
+    """The labels of this draw, and a format function fixed to them (Streamlit may format a
+    value again later, when the language or the tokens have already changed)."""
+    labels = [str(format_func(o)) for o in options]
+
+    def label_of(option: Any) -> str:
+        return labels[options.index(option)] if option in options else str(option)
+
+    return labels, label_of
+
+
+def _choice(make: Callable, label: str, options: Sequence, key: str, format_func, **kw) -> Any:
+    options = list(options)
+    value = clamp(key, options, kw.pop("fallback", _MISSING))
+    labels, label_of = _labelled(options, format_func)
+    make(label, options, format_func=label_of, **_bind(key, widget_key(key, labels), value, kw))
+    return st.session_state[key]
+
+
+def selectbox(label: str, options: Sequence, *, key: str, format_func=str, where=None, **kw):
+    """`st.selectbox` over stable values; returns the value (always one of `options`)."""
+    return _choice((where or st).selectbox, label, options, key, format_func, **kw)
+
+
+def radio(label: str, options: Sequence, *, key: str, format_func=str, where=None, **kw):
+    """`st.radio` over stable values; returns the value (always one of `options`)."""
+    return _choice((where or st).radio, label, options, key, format_func, **kw)
+
+
+def select_slider(label: str, options: Sequence, *, key: str, format_func=str, where=None, **kw):
+    """`st.select_slider` over stable values; returns the value (always one of `options`)."""
+    return _choice((where or st).select_slider, label, options, key, format_func, **kw)
+
+
+def multiselect(label: str, options: Sequence, *, key: str, format_func=str, where=None, **kw):
+    """`st.multiselect` over stable values; the value is a list of options (others dropped)."""
+    options = list(options)
+    ss = st.session_state
+    chosen = [o for o in ss.get(key, []) if o in options]
+    limit = kw.get("max_selections")
+    chosen = chosen[:limit] if limit else chosen
+    if ss.get(key) != chosen:
+        ss[key] = chosen
+    labels, label_of = _labelled(options, format_func)
+    wkey = widget_key(key, labels)
+    (where or st).multiselect(
+        label, options, format_func=label_of, **_bind(key, wkey, chosen, kw, list)
+    )
+    return list(ss[key])
+
+
+def _plain(make: Callable, label: str, key: str, identity: Sequence[str] | None = None, **kw):
+    """A widget without options; `identity`: what else makes Streamlit draw it as a new widget
+    (a slider's range), so that a new one is seeded from the value too."""
+    make(label, **_bind(key, widget_key(key, identity), st.session_state[key], kw))
+    return st.session_state[key]
+
+
+def toggle(label: str, *, key: str, where=None, **kw) -> bool:
+    return _plain((where or st).toggle, label, key, **kw)
+
+
+def checkbox(label: str, *, key: str, where=None, **kw) -> bool:
+    return _plain((where or st).checkbox, label, key, **kw)
+
+
+def number_input(label: str, *, key: str, where=None, **kw):
+    """`st.number_input`; the value is kept within [min_value, max_value] when they are given."""
+    ss = st.session_state
+    lo, hi = kw.get("min_value"), kw.get("max_value")
+    value = ss[key]
+    if lo is not None and value < lo:
+        ss[key] = lo
+    if hi is not None and value > hi:
+        ss[key] = hi
+    return _plain((where or st).number_input, label, key, identity=[str(lo), str(hi)], **kw)
+
+
+def slider(label: str, lo, hi, *, key: str, where=None, **kw):
+    """`st.slider` from `lo` to `hi`; the value is clamped into that range."""
+    ss = st.session_state
+    ss[key] = min(max(ss[key], lo), hi)
+    make = (where or st).slider
+    bounds = [str(lo), str(hi), str(kw.get("step"))]
+    return _plain(lambda lbl, **k: make(lbl, lo, hi, **k), label, key, identity=bounds, **kw)
+
+
+def text(label: str, *, key: str, limit: int, where=None, area: bool = False, **kw) -> str:
+    """A text box with no hard cap in the browser (a paste past `limit` is never dropped); the
+    value keeps everything typed. Returns the text cut to `limit` characters; the caller says so
+    when it was cut (`too_long(key, limit)`)."""
+    make = (where or st).text_area if area else (where or st).text_input
+    value = _plain(make, label, key, **kw)
+    value = value if isinstance(value, str) else ""
+    return value[:limit]
+
+
+def too_long(key: str, limit: int) -> int | None:
+    """The length of the text under `key` when it is over `limit` characters, else None."""
+    value = st.session_state.get(key)
+    return len(value) if isinstance(value, str) and len(value) > limit else None
+
+
+def tabs(ids: Sequence[str], labels: Sequence[str], *, key: str, where=None) -> dict:
+    """Lazy tabs whose state is a tab id: {id: container}; only the open tab's `.open` is True
+    (draw only that one). Set `st.session_state[key] = id` in a callback to open another."""
+    ids, labels = list(ids), list(labels)
+    value = clamp(key, ids)
+    wkey = widget_key(key, labels)
+    def to_id(label: str) -> str:  # a label from another draw keeps the tab that was open
+        return ids[labels.index(label)] if label in labels else st.session_state[key]
+
+    bound = _bind(key, wkey, labels[ids.index(value)], {}, to_id)
+    containers = (where or st).tabs(labels, **bound)
+    return dict(zip(ids, containers))
+
+
+def defaults(values: dict) -> None:
+    """Give controls their first values (kept across reruns, pages and languages afterwards)."""
+    for name, value in values.items():
+        st.session_state.setdefault(name, value)
