@@ -28,8 +28,8 @@ import torch
 import torch.nn.functional as F
 from torch import nn
 
-from ..attention import AttentionTrace, MultiHeadAttention
-from ..config import check_heads
+from ..layer.attention import AttentionTrace, MultiHeadAttention
+from ..layer.config import check_heads
 
 POSITIONS = ("residual", "attention")
 

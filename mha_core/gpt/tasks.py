@@ -20,7 +20,7 @@ from dataclasses import dataclass, field, replace
 
 import torch
 
-from ..toy_tasks import ToyTask, get_task
+from ..transformer.toy_tasks import ToyTask, get_task
 
 
 def _generator(generator: torch.Generator | int) -> torch.Generator:
@@ -131,7 +131,11 @@ class InductionTask:
         """Sequences for head scores: every symbol differs except the repeated chunk, so every
         earlier occurrence of a token is the chunk's first copy (TransformerLens scores heads
         on a repeated random sequence, where chance repeats are as rare)."""
-        return replace(self, unique_chunk=True, distinct_filler=True).sample(n, generator)
+        try:
+            scoring = replace(self, unique_chunk=True, distinct_filler=True)
+        except ValueError:  # too few symbols for distinct filler: the task's own sequences
+            scoring = self
+        return scoring.sample(n, generator)
 
     def parse(self, text: str) -> tuple[str, ...]:
         """Symbols of user text: one per character, spaces ignored. Raises a readable error."""

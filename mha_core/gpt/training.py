@@ -25,7 +25,7 @@ import numpy as np
 import torch
 import torch.nn.functional as F
 
-from ..training import TRAIN_THREADS, _torch_threads
+from ..transformer.threads import TRAIN_THREADS, _torch_threads
 from .interpret import HEAD_KINDS, head_scores
 from .model import DecoderOnly, DecoderOnlyConfig
 from .tasks import InductionTask, LMBatch, SeqToSeqLM, get_lm_task
@@ -44,6 +44,7 @@ class DecoderSettings:
     d_model: int = 64
     n_heads: int = 4
     mlp: bool = False
+    positions: str = "attention"  # learned positions where the heads look (shortformer)
     steps: int = 1200
     lr: float = 3e-3
     warmup: int = 50
@@ -158,6 +159,7 @@ class DecoderTrainer:
             n_heads=s.n_heads,
             n_layers=s.n_layers,
             mlp=s.mlp,
+            positions=s.positions,
             init_std=s.init_std,
             seed=s.seed,
         )

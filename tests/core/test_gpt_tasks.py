@@ -7,7 +7,7 @@ import pytest
 import torch
 
 from mha_core.gpt import InductionTask, get_lm_task
-from mha_core.toy_tasks import TASKS
+from mha_core.transformer.toy_tasks import TASKS
 
 
 def _earlier_successor(row: list[int], p: int) -> bool:

@@ -31,7 +31,7 @@ from ui.compute import pretrained
 
 LAYERS = (1, 2)  # the control and the model
 _D = DecoderSettings()
-STEP_CHOICES = tuple(sorted({100, 300, 600, 1000, 1500, 2000, _D.steps}))
+STEP_CHOICES = tuple(sorted({20, 100, 300, 600, 1000, 1500, 2000, _D.steps}))
 MAX_SEED = 1_000_000
 CHUNK_S = 0.5  # wall time of one chunk (both runs) between two redraws
 MAX_CHUNK = 100
