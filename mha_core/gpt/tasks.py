@@ -6,9 +6,10 @@ logits predict token t + 1, so token t is scored from the logits at t - 1.
 
 - `induction`: random symbols; a chunk of random length is repeated at a random later offset.
   Inside the repeat, every token after its first is predictable (copy the token that followed
-  the current token's earlier occurrence); nothing else is. The offsets vary, so position
-  alone cannot solve it: this is the task on which Olsson et al. (2022) watch induction heads
-  form.
+  the current token's earlier occurrence); nothing else is. The offsets vary, so no fixed
+  position holds the answer. Olsson et al. (2022) measure induction heads on repeated random
+  tokens; note that a trained model may predict the repeat without the canonical previous-token
+  + induction circuit (the head scores in `training` say whether it built one).
 - `reverse`, `sort`, `copy`: the toy tasks of `toy_tasks` written as one sequence,
   "<bos> a b c | c b a <eos>" (PAD after); the answer and its <eos> are predictable.
 """

@@ -18,8 +18,11 @@ HOSTILE = '<b>x</b> <a href="https://example.com">y</a> <img src=x onerror=alert
 
 def test_untrained_probe_then_a_short_pair_then_chinese(app_url, page, tmp_path):
     page.goto(f"{app_url}/{URL_PATH}?steps=20")
-    wait_for_app(page)
-    page.get_by_role("heading", name="Watch induction heads form").wait_for()
+    wait_for_app(page, timeout=120_000)
+    try:
+        page.get_by_role("heading", name="Watch induction heads form").wait_for(timeout=90_000)
+    finally:
+        page.screenshot(path=str(tmp_path / "induction_first.png"), full_page=True)
     page.get_by_role("heading", name="The probe sequence").wait_for()
     page.wait_for_function("() => document.querySelector('.js-plotly-plot')", timeout=30_000)
     page.mouse.move(5, 5)
@@ -51,7 +54,8 @@ def test_untrained_probe_then_a_short_pair_then_chinese(app_url, page, tmp_path)
     wait_for_app(page)
     page.get_by_role("heading", name="观察归纳头的形成").wait_for()
     page.get_by_role("heading", name="注意力汇聚点").wait_for()
-    assert box.input_value() == "abcdefabcde"
+    zh_box = page.get_by_role("textbox", name="由字母 a–z 组成的序列")
+    assert zh_box.input_value() == "abcdefabcde"  # the language switch keeps the text
     page.set_viewport_size({"width": 390, "height": 2400})  # phone width
     page.wait_for_timeout(500)
     page.screenshot(path=str(tmp_path / "induction_zh_phone.png"))

@@ -50,8 +50,9 @@ EN = {
     "induction.scores.text": "A head's score is the mean weight it puts on the pattern's target "
     "(the model of TransformerLens's head detector): the **previous-token** score is the weight "
     "on position i − 1; the **induction** score the weight on the letter after an earlier "
-    "occurrence of the current letter. Watch a layer-0 head rise on the first and a layer-1 "
-    "head on the second, together with the jump in accuracy.",
+    "occurrence of the current letter. If a model builds the circuit of Olsson et al., a layer-0 "
+    "head rises on the first and a layer-1 head on the second, with the jump in accuracy; the "
+    "curves show whether this one did (a model can also find other ways to predict the repeat).",
     "induction.scores.previous": "Previous-token score, layer 0 heads",
     "induction.scores.induction": "Induction score, layer 1 heads",
     "induction.scores.value": "score",
@@ -134,8 +135,9 @@ ZH = {
     "induction.scores.title": "训练过程中的头分数",
     "induction.scores.text": "一个头的分数是它放在该模式目标位置上的平均权重（参照 TransformerLens "
     "的头检测器）：**前一词元**分数是放在位置 i − 1 上的权重；**归纳**分数是放在当前字母较早出现"
-    "之后那个字母上的权重。观察第 0 层的某个头在前者上升起、第 1 层的某个头在后者上升起，同时准确率"
-    "跃升。",
+    "之后那个字母上的权重。如果模型搭出了 Olsson 等人描述的回路，第 0 层会有一个头在前者上升起、"
+    "第 1 层会有一个头在后者上升起，同时准确率跃升；曲线显示这个模型是否如此（模型也可能找到别的办法"
+    "预测重复段）。",
     "induction.scores.previous": "前一词元分数，第 0 层各头",
     "induction.scores.induction": "归纳分数，第 1 层各头",
     "induction.scores.value": "分数",
