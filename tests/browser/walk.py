@@ -78,6 +78,7 @@ DEPENDS: dict[str, dict[str, frozenset]] = {
                         "cut": TOKENS | {"target"}},  # fmt: skip
     "reading": {"lines_token": TOKENS, "qk_query": TOKENS},
     "train": {"heads": frozenset({"dim"})},
+    "induction": {"snapshot": frozenset({"steps", "run_seed"})},
 }
 
 # The buttons the walker presses, by widget key: the URL parameters each one may set ("*": any

@@ -119,6 +119,12 @@ CONTROLS: dict[str, dict[str, list]] = {
         "train.layer": [0, 1, 2],
         "train.try_kind": ["cross", "encoder_self"],
     },
+    "induction": {
+        "induction.steps": [20, 100, 1500],
+        "induction.run_seed": [0, 2],
+        "induction.layer": [0, 1, 5],
+        "induction.typed": ["", "abcdefabcdef", "<b>x</b> 1 2", "🙂 z"],
+    },
     "reading": {
         reading.K_LAYER: [0, 2, 5],
         reading.K_HEAD: [0, 5, 11],
