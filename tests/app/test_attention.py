@@ -9,7 +9,7 @@ import plotly.graph_objects as go
 import pytest
 
 from mha_core import AttentionConfig, run_attention, word_tokenize
-from tests.app.conftest import figure, make_app, plotly_array, rerun, run_app, shared
+from tests.helpers.app import figure, make_app, plotly_array, rerun, run_app, shared
 
 MARKUP = [
     "<b>x</b>",

@@ -5,7 +5,7 @@ from __future__ import annotations
 import gc
 import weakref
 
-from tests.app.conftest import run_app
+from tests.helpers.app import run_app
 from ui import memory
 
 

@@ -28,8 +28,8 @@ from mha_core.interpret import (
     value_norms,
 )
 from mha_core.pretrained import layer_trace
-from tests.app.conftest import figure, page_text, plotly_array, run_app, shared
-from tests.app.test_hostile_input import RAW_MARKUP, TEXTS
+from tests.helpers.app import figure, page_text, plotly_array, run_app, shared
+from tests.helpers.inputs import RAW_MARKUP, TEXTS
 from ui.strings import STRINGS
 from viz.reading import KEY_SIDE, OPACITY_LEVELS, QUERY_SIDE
 

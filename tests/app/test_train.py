@@ -18,7 +18,7 @@ import pytest
 import safetensors.torch
 
 from mha_core import TASKS, TrainSettings, predict, train_toy
-from tests.app.conftest import figure, make_app, page_text, plotly_array, rerun, run_app
+from tests.helpers.app import figure, make_app, page_text, plotly_array, rerun, run_app
 from ui.compute import train as compute
 from ui.compute.train import LiveRun, TrainChoice, TryProblem
 from ui.strings import STRINGS

@@ -8,7 +8,7 @@ import torch.nn.functional as F
 
 from mha_core import EncoderDecoder, EncoderDecoderConfig, embed_tokens, padding_mask
 from mha_core.lessons.encoder_decoder import dropout_comparison, padded_batch, pair_attention
-from tests.conftest import assert_close_f32
+from tests.helpers.numeric import assert_close_f32
 
 SRC = ["the", "cat", "saw", "the", "dog"]
 TGT = ["le", "chat", "a", "vu"]

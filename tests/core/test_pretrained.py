@@ -30,7 +30,7 @@ from mha_core.pretrained import (
     layer_trace,
     rehead,
 )
-from tests.conftest import assert_close_f32
+from tests.helpers.numeric import assert_close_f32
 
 ATTN_ATOL = 1e-5
 HIDDEN_ATOL = 1e-4
