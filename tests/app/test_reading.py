@@ -74,7 +74,7 @@ def _segments(fig) -> dict[tuple[str, int, int], float]:
 
 
 def _chart_keys(at) -> set[str]:
-    return {c.proto.id.rsplit("-", 1)[-1] for c in at.get("plotly_chart")}
+    return {c.key for c in at.get("plotly_chart")}
 
 
 def _captions(at) -> str:

@@ -72,7 +72,7 @@ def figures(at: AppTest) -> list[dict]:
 
 def figures_by_key(at: AppTest) -> dict[str, dict]:
     """Every Plotly figure of the page by its widget key ("step.fig.x", ...)."""
-    return {c.proto.id.rsplit("-", 1)[-1]: json.loads(c.proto.spec) for c in at.get("plotly_chart")}
+    return {c.key: json.loads(c.proto.spec) for c in at.get("plotly_chart")}
 
 
 def plotly_array(v) -> np.ndarray:
