@@ -10,7 +10,7 @@ from ui.i18n import t
 from ui.page import open_page, set_defaults, url_state
 from ui.state import parse_bool, parse_int
 from viz.grid import layer_head_mosaic
-from viz.reading import add_block_targets
+from viz.head_map import add_block_targets
 
 MOSAIC_TOKENS = 32  # the 72-map overview draws at most this many tokens
 ENLARGED_TOKENS = 128  # the single enlarged head draws at most this many

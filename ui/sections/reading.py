@@ -21,11 +21,11 @@ from mha_core.interpret import (
 from ui import controls, widgets
 from ui.compute import reading as compute
 from ui.i18n import t
+from viz.head_map import head_importance
 from viz.reading import (
     KEY_SIDE,
     MAX_LINE_HEADS,
     QUERY_SIDE,
-    head_importance,
     lines_view,
     query_key_figure,
     share_bars,
