@@ -18,9 +18,8 @@ from collections.abc import Collection, Mapping, Sequence
 
 import numpy as np
 import plotly.graph_objects as go
-from plotly.subplots import make_subplots
 
-from .figure import figure
+from .figure import figure, named_colorscale, style
 from .labels import escape_label, escape_labels
 
 EXACT = ".8g"
@@ -240,16 +239,11 @@ def block_diagram(
         "annotations": fig.annotations,
         "xaxis": {"visible": False, "range": [-0.9, 10.9], "fixedrange": True},
         "yaxis": {"visible": False, "range": [-0.6, y_max], "fixedrange": True},
-        "height": height,
-        "margin": {"l": 10, "r": 10, "t": 40 if title else 10, "b": 10},
-        "paper_bgcolor": "rgba(0,0,0,0)",
-        "plot_bgcolor": "rgba(0,0,0,0)",
-        "title": {"text": escape_label(title)} if title else None,
         "showlegend": False,
         "hovermode": False,
     }
     empty = {"type": "scatter", "x": [], "y": [], "showlegend": False, "hoverinfo": "skip"}
-    return figure([empty], layout)
+    return figure([empty], style(layout, height=height, title=title, top=40 if title else 10))
 
 
 def padding_mask_figure(
@@ -273,50 +267,44 @@ def padding_mask_figure(
     for b, sent in enumerate(sentences):
         z[b, : len(sent)] = 0.0
         text[b, : len(sent)] = escape_labels(sent)
-    fig = go.Figure(
-        go.Heatmap(
-            z=z,
-            x=np.arange(P),
-            y=np.arange(B),
-            text=text.tolist(),
-            texttemplate="%{text}",
-            textfont={"size": 11 if P <= 12 else 9 if P <= 24 else 7},
-            colorscale=PAD_COLOURS,
-            zmin=0.0,
-            zmax=1.0,
-            showscale=False,
-            xgap=2,
-            ygap=2,
-            hovertemplate=f"%{{y}}<br>{escape_label(col_title)} %{{x}}: %{{text}}<br>"
-            f"{escape_label(value_label)} = %{{z}}<extra></extra>",
-        )
-    )
-    fig.update_xaxes(
-        title_text=escape_label(col_title),
-        range=[-0.5, P - 0.5],
-        showgrid=False,
-        zeroline=False,
-        tickmode="linear" if P <= 24 else "auto",
-        tick0=0,
-        dtick=1,
-    )
-    fig.update_yaxes(
-        tickmode="array",
-        tickvals=list(range(B)),
-        ticktext=escape_labels(row_labels),
-        range=[B - 0.5, -0.5],
-        showgrid=False,
-        zeroline=False,
-        automargin=True,
-    )
-    fig.update_layout(
-        height=90 + 48 * B,
-        margin={"l": 10, "r": 10, "t": 50 if title else 10, "b": 10},
-        paper_bgcolor="rgba(0,0,0,0)",
-        plot_bgcolor="rgba(0,0,0,0)",
-        title={"text": escape_label(title)} if title else None,
-    )
-    return fig
+    trace = {
+        "type": "heatmap",
+        "z": z,
+        "x": np.arange(P),
+        "y": np.arange(B),
+        "text": text.tolist(),
+        "texttemplate": "%{text}",
+        "textfont": {"size": 11 if P <= 12 else 9 if P <= 24 else 7},
+        "colorscale": PAD_COLOURS,
+        "zmin": 0.0,
+        "zmax": 1.0,
+        "showscale": False,
+        "xgap": 2,
+        "ygap": 2,
+        "hovertemplate": f"%{{y}}<br>{escape_label(col_title)} %{{x}}: %{{text}}<br>"
+        f"{escape_label(value_label)} = %{{z}}<extra></extra>",
+    }
+    layout = {
+        "xaxis": {
+            "title": {"text": escape_label(col_title)},
+            "range": [-0.5, P - 0.5],
+            "showgrid": False,
+            "zeroline": False,
+            "tickmode": "linear" if P <= 24 else "auto",
+            "tick0": 0,
+            "dtick": 1,
+        },
+        "yaxis": {
+            "tickmode": "array",
+            "tickvals": list(range(B)),
+            "ticktext": escape_labels(row_labels),
+            "range": [B - 0.5, -0.5],
+            "showgrid": False,
+            "zeroline": False,
+            "automargin": True,
+        },
+    }
+    return figure([trace], style(layout, height=90 + 48 * B, title=title, top=50 if title else 10))
 
 
 def mask_figure(
@@ -341,48 +329,46 @@ def mask_figure(
         raise ValueError(f"mask is {t_q} x {t_k} but got {len(q_tokens)} x {len(k_tokens)} labels")
     text = np.where(a, "0", MINUS_INF).tolist()
     kw = {"texttemplate": "%{text}", "textfont": {"size": 10}} if max(t_q, t_k) <= 16 else {}
-    fig = go.Figure(
-        go.Heatmap(
-            z=(~a).astype(np.float32),
-            x=np.arange(t_k),
-            y=np.arange(t_q),
-            text=text,
-            colorscale=PAD_COLOURS,
-            zmin=0.0,
-            zmax=1.0,
-            showscale=False,
-            xgap=1,
-            ygap=1,
-            hovertemplate=f"{escape_label(y_title)} %{{y}}<br>{escape_label(x_title)} %{{x}}<br>"
-            f"{escape_label(value_label)}: %{{text}}<extra></extra>",
-            **kw,
-        )
-    )
+    trace = {
+        "type": "heatmap",
+        "z": (~a).astype(np.float32),
+        "x": np.arange(t_k),
+        "y": np.arange(t_q),
+        "text": text,
+        "colorscale": PAD_COLOURS,
+        "zmin": 0.0,
+        "zmax": 1.0,
+        "showscale": False,
+        "xgap": 1,
+        "ygap": 1,
+        "hovertemplate": f"{escape_label(y_title)} %{{y}}<br>{escape_label(x_title)} %{{x}}<br>"
+        f"{escape_label(value_label)}: %{{text}}<extra></extra>",
+        **kw,
+    }
     size = 11 if max(t_q, t_k) <= 24 else 7
-    for axis, tokens, n, rng in (
-        (fig.update_xaxes, k_tokens, t_k, [-0.5, t_k - 0.5]),
-        (fig.update_yaxes, q_tokens, t_q, [t_q - 0.5, -0.5]),
+    layout = {}
+    for key, tokens, n, rng in (
+        ("xaxis", k_tokens, t_k, [-0.5, t_k - 0.5]),
+        ("yaxis", q_tokens, t_q, [t_q - 0.5, -0.5]),
     ):
-        axis(
-            tickmode="array",
-            tickvals=list(range(n)),
-            ticktext=escape_labels(tokens),
-            tickfont={"size": size},
-            range=rng,
-            showgrid=False,
-            zeroline=False,
-            automargin=True,
-        )
-    fig.update_xaxes(title_text=escape_label(x_title))
-    fig.update_yaxes(title_text=escape_label(y_title), scaleanchor="x", constrain="domain")
-    fig.update_layout(
-        height=height or max(260, min(520, 140 + 22 * t_q)),
-        margin={"l": 10, "r": 10, "t": 50 if title else 10, "b": 10},
-        paper_bgcolor="rgba(0,0,0,0)",
-        plot_bgcolor="rgba(0,0,0,0)",
-        title={"text": escape_label(title)} if title else None,
+        layout[key] = {
+            "tickmode": "array",
+            "tickvals": list(range(n)),
+            "ticktext": escape_labels(tokens),
+            "tickfont": {"size": size},
+            "range": rng,
+            "showgrid": False,
+            "zeroline": False,
+            "automargin": True,
+        }
+    layout["xaxis"]["title"] = {"text": escape_label(x_title)}
+    layout["yaxis"].update(
+        title={"text": escape_label(y_title)}, scaleanchor="x", constrain="domain"
     )
-    return fig
+    auto_h = max(260, min(520, 140 + 22 * t_q))
+    return figure(
+        [trace], style(layout, height=height or auto_h, title=title, top=50 if title else 10)
+    )
 
 
 def normalised_matrix(
@@ -432,66 +418,70 @@ def normalised_matrix(
         "tickfont": {"size": 11 if N <= 24 else 9 if N <= 48 else 7},
         "automargin": True,
     }
-    main = go.Heatmap(
-        z=m.astype(np.float32),
-        x=np.arange(C),
-        y=np.arange(N),
-        colorscale=DIVERGING,
-        zmin=-bound,
-        zmax=bound,
-        zmid=0.0,
-        customdata=np.broadcast_to(np.arange(N, dtype=np.int16)[:, None], (N, C)).copy(),
-        hovertemplate=f"{rt} %{{customdata}}: %{{y}}<br>{ct} %{{x}}<br>{vl} = %{{z:{EXACT}}}"
+    main = {
+        "type": "heatmap",
+        "z": m.astype(np.float32),
+        "x": np.arange(C),
+        "y": np.arange(N),
+        "colorscale": named_colorscale(DIVERGING),
+        "zmin": -bound,
+        "zmax": bound,
+        "zmid": 0.0,
+        "customdata": np.broadcast_to(np.arange(N, dtype=np.int16)[:, None], (N, C)).copy(),
+        "hovertemplate": f"{rt} %{{customdata}}: %{{y}}<br>{ct} %{{x}}<br>{vl} = %{{z:{EXACT}}}"
         "<extra></extra>",
-        colorbar={"thickness": 12, "x": 1.02},
-    )
-    s1, s2 = escape_labels(stat_labels)
+        "colorbar": {"thickness": 12, "x": 1.02},
+    }
     cell = 22 if N <= 12 else 16 if N <= 32 else 10
     auto_h = max(260, min(900, 130 + cell * N))
+    y_main = {"range": [N - 0.5, -0.5], "showgrid": False, **ticks, "title": {"text": rt}}
+    x_main = {"title": {"text": ct}, "range": [-0.5, C - 0.5], "showgrid": False}
     if axis is None:
-        fig = go.Figure(main)
-        fig.update_yaxes(range=[N - 0.5, -0.5], title_text=rt, showgrid=False, **ticks)
-        fig.update_xaxes(title_text=ct, range=[-0.5, C - 0.5], showgrid=False, zeroline=False)
-    elif axis == "rows":
-        fig = make_subplots(
-            rows=1, cols=2, shared_yaxes=True, column_widths=[0.8, 0.2], horizontal_spacing=0.02
-        )
-        fig.add_trace(main, row=1, col=1)
-        stats = np.stack([mean, std], axis=1)  # (N, 2)
-        fig.add_trace(_stat_trace(stats, [s1, s2], rt, "rows", N), row=1, col=2)
-        fig.update_yaxes(range=[N - 0.5, -0.5], showgrid=False, **ticks, row=1, col=1)
-        fig.update_yaxes(title_text=rt, row=1, col=1)
-        fig.update_xaxes(title_text=ct, range=[-0.5, C - 0.5], showgrid=False, row=1, col=1)
-        fig.update_xaxes(
-            tickmode="array", tickvals=[0, 1], ticktext=[s1, s2], tickangle=0, row=1, col=2
-        )
-        _axis_arrow(fig, "x", axis_note)
+        data, layout = [main], {"xaxis": {**x_main, "zeroline": False}, "yaxis": y_main}
     else:
-        fig = make_subplots(
-            rows=2, cols=1, shared_xaxes=True, row_heights=[0.84, 0.16], vertical_spacing=0.03
+        stats = np.stack([mean, std], axis=1 if axis == "rows" else 0)  # (N, 2) or (2, C)
+        side = _stat_trace(
+            stats, escape_labels(stat_labels), rt if axis == "rows" else ct, axis, n_stats
         )
-        fig.add_trace(main, row=1, col=1)
-        stats = np.stack([mean, std], axis=0)  # (2, C)
-        fig.add_trace(_stat_trace(stats, [s1, s2], ct, "cols", C), row=2, col=1)
-        fig.update_yaxes(range=[N - 0.5, -0.5], showgrid=False, **ticks, row=1, col=1)
-        fig.update_yaxes(title_text=rt, row=1, col=1)
-        fig.update_yaxes(
-            tickmode="array", tickvals=[0, 1], ticktext=[s1, s2], range=[1.5, -0.5], row=2, col=1
-        )
-        fig.update_xaxes(title_text=ct, range=[-0.5, C - 0.5], showgrid=False, row=2, col=1)
-        _axis_arrow(fig, "y", axis_note)
-        auto_h += 70
-    fig.update_layout(
-        height=height or auto_h,
-        margin={"l": 10, "r": 10, "t": 80 if title else 40, "b": 10},
-        paper_bgcolor="rgba(0,0,0,0)",
-        plot_bgcolor="rgba(0,0,0,0)",
-        title={"text": escape_label(title)} if title else None,
+        data = [{**main, "xaxis": "x", "yaxis": "y"}, {**side, "xaxis": "x2", "yaxis": "y2"}]
+        layout = _stats_beside(axis, x_main, y_main, escape_labels(stat_labels))
+        layout["annotations"] = _axis_arrow("x" if axis == "rows" else "y", axis_note)
+        auto_h += 70 if axis == "cols" else 0
+    return figure(
+        data, style(layout, height=height or auto_h, title=title, top=80 if title else 40)
     )
-    return fig
 
 
-def _stat_trace(stats: np.ndarray, names: list[str], who: str, axis: str, n: int) -> go.Heatmap:
+def _stats_beside(axis: str, x_main: dict, y_main: dict, names: list[str]) -> dict:
+    """The two panels of `normalised_matrix` as make_subplots laid them out: the statistics in a
+    column right of the matrix (axis="rows", sharing its y axis) or in a row below it (axis="cols",
+    sharing its x axis)."""
+    stat_ticks = {"tickmode": "array", "tickvals": [0, 1], "ticktext": names}
+    if axis == "rows":
+        hs = 0.02
+        w0, w1 = ((1.0 - hs) * (w / 1.0) for w in (0.8, 0.2))
+        return {
+            "xaxis": {"anchor": "y", "domain": [0.0, w0], **x_main},
+            "yaxis": {"anchor": "x", "domain": [0.0, 1.0], **y_main},
+            "xaxis2": {"anchor": "y2", "domain": [w0 + hs, 1.0], **stat_ticks, "tickangle": 0},
+            "yaxis2": {
+                "anchor": "x2",
+                "domain": [0.0, 1.0],
+                "matches": "y",
+                "showticklabels": False,
+            },
+        }
+    vs = 0.03
+    h0, h1 = ((1.0 - vs) * (h / 1.0) for h in (0.84, 0.16))
+    return {
+        "xaxis": {"anchor": "y", "domain": [0.0, 1.0], "matches": "x2", "showticklabels": False},
+        "yaxis": {"anchor": "x", "domain": [h1 + vs, 1.0], **y_main},
+        "xaxis2": {"anchor": "y2", "domain": [0.0, 1.0], **x_main},
+        "yaxis2": {"anchor": "x2", "domain": [0.0, h1], **stat_ticks, "range": [1.5, -0.5]},
+    }
+
+
+def _stat_trace(stats: np.ndarray, names: list[str], who: str, axis: str, n: int) -> dict:
     """The mean and std strip: its own colour scale (grey), exact values on hover and, when
     there is room, printed in the cells."""
     if axis == "rows":  # (N, 2): row i = token i
@@ -505,40 +495,40 @@ def _stat_trace(stats: np.ndarray, names: list[str], who: str, axis: str, n: int
         hover = f"{who} %{{customdata}}<br>%{{text}} = %{{z:{EXACT}}}<extra></extra>"
         printed = n <= 16
     kw = {"texttemplate": "%{z:.3f}", "textfont": {"size": 10}} if printed else {}
-    return go.Heatmap(
-        z=stats.astype(np.float32),
-        x=np.arange(stats.shape[1]),
-        y=np.arange(stats.shape[0]),
-        text=names_grid.tolist(),
-        customdata=custom,
-        colorscale="Greys",
-        zmin=-1.5,
-        zmax=1.5,
-        showscale=False,
-        hovertemplate=hover,
-        xgap=1,
-        ygap=1,
+    return {
+        "type": "heatmap",
+        "z": stats.astype(np.float32),
+        "x": np.arange(stats.shape[1]),
+        "y": np.arange(stats.shape[0]),
+        "text": names_grid.tolist(),
+        "customdata": custom,
+        "colorscale": named_colorscale("Greys"),
+        "zmin": -1.5,
+        "zmax": 1.5,
+        "showscale": False,
+        "hovertemplate": hover,
+        "xgap": 1,
+        "ygap": 1,
         **kw,
-    )
+    }
 
 
-def _axis_arrow(fig: go.Figure, along: str, note: str) -> None:
+def _axis_arrow(along: str, note: str) -> list[dict]:
     """An arrow across the main matrix along the normalised axis ("x": the features of each
-    row, drawn above it; "y": the tokens of each column, drawn left of the tick labels)."""
+    row, drawn above it; "y": the tokens of each column, drawn left of the tick labels), and
+    its note."""
+    refs = {"xref": "x domain", "yref": "y domain"}
+    arrow = {**refs, "axref": "x domain", "ayref": "y domain", **_ARROW}
+    note = {**refs, "text": escape_label(note), "showarrow": False, "yanchor": "bottom"}
     if along == "x":
-        kw = dict(xref="x domain", yref="y domain", axref="x domain", ayref="y domain")
-        fig.add_annotation(x=1.0, y=1.04, ax=0.0, ay=1.04, **kw, **_ARROW)
-        fig.add_annotation(
-            x=0.5, y=1.06, xref="x domain", yref="y domain", text=escape_label(note),
-            showarrow=False, yanchor="bottom",
-        )  # fmt: skip
-    else:
-        kw = dict(xref="x domain", yref="y domain", axref="x domain", ayref="y domain")
-        fig.add_annotation(x=1.015, y=0.0, ax=1.015, ay=1.0, **kw, **_ARROW)
-        fig.add_annotation(
-            x=1.0, y=1.02, xref="x domain", yref="y domain", text=escape_label(note),
-            showarrow=False, yanchor="bottom", xanchor="right",
-        )  # fmt: skip
+        return [
+            {"x": 1.0, "y": 1.04, "ax": 0.0, "ay": 1.04, **arrow},
+            {"x": 0.5, "y": 1.06, **note},
+        ]
+    return [
+        {"x": 1.015, "y": 0.0, "ax": 1.015, "ay": 1.0, **arrow},
+        {"x": 1.0, "y": 1.02, "xanchor": "right", **note},
+    ]
 
 
 _ARROW = {"text": "", "showarrow": True, "arrowhead": 2, "arrowwidth": 2, "arrowcolor": "#E69F00"}
