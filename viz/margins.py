@@ -114,4 +114,3 @@ def reserve_margins(data: list[dict], layout: dict) -> dict:
         if px:
             margin[side] = max(margin.get(side, 80), int(px + 0.999))  # 80: plotly's default
     return {**layout, "margin": margin}
-
