@@ -162,12 +162,21 @@ def lines_view(
     labels = {"head": head_label, "value": value_label, "hint": hint}
     titles = (query_title, key_title)
     data += [_token_column(w, toks, heads, side, focus, titles, labels) for side in (0, 1)]
-    layout = {
+    layout = _lines_layout(T, titles)
+    layout = style(layout, height=max(320, 110 + (22 if T <= 32 else 16) * T))
+    layout["margin"]["b"] = 40  # room for the legend below
+    return figure(data, layout)
+
+
+def _lines_layout(T: int, titles) -> dict:
+    """The lines view's two columns (query, key) with their names on top, tokens top down, the
+    legend below, clicks selecting points."""
+    return {
         "xaxis": {
             "range": [-0.55, 1.55],
             "tickmode": "array",
             "tickvals": [0, 1],
-            "ticktext": [escape_label(query_title), escape_label(key_title)],
+            "ticktext": [escape_label(titles[0]), escape_label(titles[1])],
             "side": "top",
             "showgrid": False,
             "zeroline": False,
@@ -184,9 +193,6 @@ def lines_view(
         "clickmode": "event+select",
         "dragmode": False,
     }
-    layout = style(layout, height=max(320, 110 + (22 if T <= 32 else 16) * T))
-    layout["margin"]["b"] = 40  # room for the legend below
-    return figure(data, layout)
 
 
 def _token_column(w, toks, heads, side: int, focus, titles, labels: dict) -> dict:
@@ -273,17 +279,7 @@ def query_key_figure(
             [np.full(drawn.sum(), qs[focus, 0]), np.full(drawn.sum(), qs[focus, 1]), ks[drawn]]
         )
         data += _opacity_traces(row[drawn], ends, QUERY_COLOR, group="lines", name="")
-    q_word, k_word = escape_label(query_label), escape_label(key_label)
-    value = escape_label(value_label)
-    q_hover = [f"{q_word} {i}: {tok}<br>{escape_label(hint)}" for i, tok in enumerate(toks)]
-    k_hover = []
-    for j, tok in enumerate(toks):
-        text = f"{k_word} {j}: {tok}"
-        if row is not None:
-            v = row[j]
-            text += f"<br>{q_word} {focus} → {k_word} {j}: {value} = "
-            text += "–" if not np.isfinite(v) else format(v, EXACT)
-        k_hover.append(text)
+    q_hover, k_hover = _qk_hovers(toks, row, focus, (query_label, key_label, value_label, hint))
     for side, pts, color, symbol, name, hover in (
         (QUERY_SIDE, qs, QUERY_COLOR, "circle", queries_name, q_hover),
         (KEY_SIDE, ks, KEY_COLOR, "diamond", keys_name, k_hover),
@@ -321,6 +317,24 @@ def query_key_figure(
         "clickmode": "event+select",
     }
     return figure(data, style(layout, height=560))
+
+
+def _qk_hovers(toks, row, focus, labels) -> tuple[list[str], list[str]]:
+    """Hover of the query points (the click hint) and of the key points (with a focused query,
+    its exact weight on each key)."""
+    query_label, key_label, value_label, hint = labels
+    q_word, k_word = escape_label(query_label), escape_label(key_label)
+    value = escape_label(value_label)
+    q_hover = [f"{q_word} {i}: {tok}<br>{escape_label(hint)}" for i, tok in enumerate(toks)]
+    k_hover = []
+    for j, tok in enumerate(toks):
+        text = f"{k_word} {j}: {tok}"
+        if row is not None:
+            v = row[j]
+            text += f"<br>{q_word} {focus} → {k_word} {j}: {value} = "
+            text += "–" if not np.isfinite(v) else format(v, EXACT)
+        k_hover.append(text)
+    return q_hover, k_hover
 
 
 # --- bars ------------------------------------------------------------------------------------
