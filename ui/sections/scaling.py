@@ -177,6 +177,12 @@ def sentence(settings: Settings) -> None:
     tau = equivalent_temperature(d_k) if use_sqrt else float(ss[K_TAU])
     result = compute.sentence_scaling(tuple(tokens), settings.config(), tau)
 
+    _scaled_pair(result, head, tokens, d_k)
+    _temperature(result, head, tokens, d_k, tau)
+
+
+def _scaled_pair(result, head: int, tokens: list[str], d_k: int) -> None:
+    """One head's weights with and without the division by sqrt(d_k), and what changed."""
     st.markdown(t("scaling.pair_intro", d_k=d_k, sqrt=equivalent_temperature(d_k)))
     fig = sviz.heatmap_pair(
         result.scaled[head],
@@ -188,7 +194,7 @@ def sentence(settings: Settings) -> None:
         y_title=t("scaling.query"),
     )
     widgets.plot(fig, key="scaling.pair_fig")
-    s_u, s_s, s_t = result.stats["unscaled"], result.stats["scaled"], result.stats["tempered"]
+    s_u, s_s = result.stats["unscaled"], result.stats["scaled"]
     st.markdown(
         t(
             "scaling.pair_result",
@@ -204,6 +210,10 @@ def sentence(settings: Settings) -> None:
         )
     )
 
+
+def _temperature(result, head: int, tokens: list[str], d_k: int, tau: float) -> None:
+    """The head at temperature tau, and entropy and largest weight over every temperature."""
+    s_u, s_s, s_t = result.stats["unscaled"], result.stats["scaled"], result.stats["tempered"]
     st.markdown("#### " + t("scaling.temp_title"))
     st.latex(
         r"\mathrm{softmax}\!\left(\frac{QK^\top}{\tau}\right), \qquad "
