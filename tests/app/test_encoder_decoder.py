@@ -58,9 +58,7 @@ def _heatmaps(fig) -> list[np.ndarray]:
 
 
 def _model(d_model=64, n_heads=4, n_layers=2, norm_first=False, seed=0) -> EncoderDecoder:
-    cfg = EncoderDecoderConfig(
-        src_vocab=1,
-        tgt_vocab=1,
+    cfg = EncoderDecoderConfig.vectors_in(
         d_model=d_model,
         n_heads=n_heads,
         n_layers=n_layers,

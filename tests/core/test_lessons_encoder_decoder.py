@@ -15,9 +15,7 @@ TGT = ["le", "chat", "a", "vu"]
 
 
 def _model(norm_first=False, n_layers=2, d_model=16, n_heads=4, seed=3):
-    cfg = EncoderDecoderConfig(
-        src_vocab=1,
-        tgt_vocab=1,
+    cfg = EncoderDecoderConfig.vectors_in(
         d_model=d_model,
         n_heads=n_heads,
         n_layers=n_layers,

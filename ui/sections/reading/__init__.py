@@ -15,6 +15,7 @@ from ui import controls, widgets
 from ui.compute import reading as compute
 from ui.i18n import t
 from ui.sections.reading.corpus import corpus as corpus  # the last section, in its own module
+from ui.sections.reading.corpus import share_figure
 from viz.head_map import head_importance
 from viz.reading import (
     KEY_SIDE,
@@ -22,7 +23,6 @@ from viz.reading import (
     QUERY_SIDE,
     lines_view,
     query_key_figure,
-    share_bars,
     token_bars,
 )
 
@@ -217,16 +217,7 @@ def weights_vs_norms(s: Sentence, layer: int, head: int, filt: Filter) -> None:
     w, n = compute.layer_shares(text)  # (n_categories, L) each
     cats = ("cls", "sep", "punct")
     idx = [CATEGORIES.index(c) for c in cats]
-    fig = share_bars(
-        np.stack([w[idx], n[idx]]),
-        cats,
-        category_names=[t(f"reading.cat.{c}") for c in cats],
-        panel_titles=(t("reading.measure.weights"), t("reading.measure.norms")),
-        layer_label=t("reading.layer_word"),
-        value_label=t("reading.share"),
-        reference=0.5,
-        reference_label=t("reading.half"),
-    )
+    fig = share_figure(np.stack([w[idx], n[idx]]), cats)
     widgets.plot(fig, key="reading.fig.layer_shares")
     values = {f"{m}_{c}": a[i, layer] for m, a in (("w", w), ("n", n)) for c, i in zip(cats, idx)}
     st.caption(t("reading.norms.layer_numbers", layer=layer, **values))

@@ -84,16 +84,7 @@ def corpus(sentences: tuple[str, ...]) -> None:
     shares = np.stack(
         [[stats.layer_share(c, measure) for c in cats] for measure in ("weights", "norms")]
     )  # (2, 5, L)
-    fig = share_bars(
-        shares,
-        cats,
-        category_names=[t(f"reading.cat.{c}") for c in cats],
-        panel_titles=(t("reading.measure.weights"), t("reading.measure.norms")),
-        layer_label=t("reading.layer_word"),
-        value_label=t("reading.share"),
-        reference=0.5,
-        reference_label=t("reading.half"),
-    )
+    fig = share_figure(shares, cats)
     st.caption(t("reading.corpus.fig_what"))
     widgets.plot(fig, key="reading.fig.corpus")
 
@@ -123,3 +114,18 @@ def corpus(sentences: tuple[str, ...]) -> None:
     st.table(table.style.hide(axis="index"))
     st.info(t("reading.corpus.note"))
     st.caption(t("reading.corpus.cite", citation=CLARK_2019_CITATION))
+
+
+def share_figure(shares, cats: tuple[str, ...]):
+    """Per layer, the share of weight and of value-weighted norm on each category in `cats`
+    (shares (2, len(cats), L)), with a line at one half."""
+    return share_bars(
+        shares,
+        cats,
+        category_names=[t(f"reading.cat.{c}") for c in cats],
+        panel_titles=(t("reading.measure.weights"), t("reading.measure.norms")),
+        layer_label=t("reading.layer_word"),
+        value_label=t("reading.share"),
+        reference=0.5,
+        reference_label=t("reading.half"),
+    )
