@@ -14,7 +14,6 @@ from ui import url
 from ui.compute.attention import sentence_attention, tokenize
 from ui.i18n import t
 from ui.state import Settings
-from viz.margins import fit_figure
 from viz.revision import stamp
 
 
@@ -42,8 +41,9 @@ def plot(fig, key: str, on_select=None) -> None:
     """Every figure goes out the same way: full width, the theme's fonts, PNG in the toolbar.
     With `on_select` (a callback), a click on a point reruns the page after calling it (read the
     point with `clicked_point(key)`)."""
-    fit_figure(fig)  # margins that fit the labels: the browser draws it once (viz/margins.py)
-    stamp(fig)  # an unchanged chart is not drawn again on a rerun (viz/revision.py)
+    # its margins were fitted to the labels where it was built (viz.figure: the browser draws it
+    # once); an unchanged chart is not drawn again on a rerun (viz/revision.py)
+    stamp(fig)
     select = {} if on_select is None else {"on_select": on_select, "selection_mode": "points"}
     st.plotly_chart(
         fig,

@@ -7,17 +7,25 @@ from ui.compute import positional as compute
 from ui.i18n import t
 from ui.page import open_page, set_defaults, url_state
 from ui.sections import positional as sections
+from ui.sections.positional import (
+    K_ANCHOR,
+    K_D_MODEL,
+    K_DIMS,
+    K_HEAD,
+    K_N_POSITIONS,
+    K_SHUFFLE_SEED,
+)
 from ui.state import MAX_SEED, parse_int
 
 D_MODEL_RANGE = (2, 512)  # even only: every sine has its cosine partner
 POSITIONS_RANGE = (2, 256)
 DEFAULTS = {
-    "positional.pe_d_model": 64,
-    "positional.n_positions": 64,
-    "positional.shuffle_seed": 0,
-    "positional.head": 0,
-    "positional.dims": None,  # None: a few fast and slow ones for the chosen d_model
-    "positional.anchor": 32,
+    K_D_MODEL: 64,
+    K_N_POSITIONS: 64,
+    K_SHUFFLE_SEED: 0,
+    K_HEAD: 0,
+    K_DIMS: None,  # None: a few fast and slow ones for the chosen d_model
+    K_ANCHOR: 32,
     sections.K_ROPE_PAIR: 0,
     sections.K_ROPE_SHIFT: 100,
 }
@@ -45,12 +53,12 @@ def _parse_dims(raw: str) -> list[int]:
 url_state(
     "positional",
     {
-        "positional.pe_d_model": _parse_even,
-        "positional.n_positions": lambda r: parse_int(r, *POSITIONS_RANGE),
-        "positional.dims": _parse_dims,
-        "positional.anchor": lambda r: parse_int(r, 0, POSITIONS_RANGE[1] - 1),
-        "positional.shuffle_seed": lambda r: parse_int(r, 0, MAX_SEED),
-        "positional.head": lambda r: parse_int(r, 0, 511),
+        K_D_MODEL: _parse_even,
+        K_N_POSITIONS: lambda r: parse_int(r, *POSITIONS_RANGE),
+        K_DIMS: _parse_dims,
+        K_ANCHOR: lambda r: parse_int(r, 0, POSITIONS_RANGE[1] - 1),
+        K_SHUFFLE_SEED: lambda r: parse_int(r, 0, MAX_SEED),
+        K_HEAD: lambda r: parse_int(r, 0, 511),
         sections.K_ROPE_PAIR: lambda r: parse_int(r, 0, 255),
         sections.K_ROPE_SHIFT: lambda r: parse_int(r, 1, sections.MAX_SHIFT),
     },
@@ -67,13 +75,11 @@ d_model = controls.slider(
     t("positional.d_model"),
     *D_MODEL_RANGE,
     step=2,
-    key="positional.pe_d_model",
+    key=K_D_MODEL,
     help=t("positional.d_model_help"),
     where=c1,
 )
-n_pos = controls.slider(
-    t("positional.n_positions"), *POSITIONS_RANGE, key="positional.n_positions", where=c2
-)
+n_pos = controls.slider(t("positional.n_positions"), *POSITIONS_RANGE, key=K_N_POSITIONS, where=c2)
 table = compute.positional_table(n_pos, d_model)
 st.info(t("positional.range", lo=table.value_min, hi=table.value_max, n=n_pos, d=d_model))
 

@@ -7,17 +7,26 @@ from ui import controls
 from ui.i18n import t
 from ui.page import open_page, set_defaults, url_state
 from ui.sections import scaling as sections
+from ui.sections.scaling import (
+    K_DISTRIBUTION,
+    K_HEAD,
+    K_HIST_D_K,
+    K_N_KEYS,
+    K_SAMPLES,
+    K_TAU,
+    K_TAU_SQRT,
+)
 from ui.state import parse_bool, parse_choice, parse_int
 
 SAMPLES = (1_000, 2_000, 4_000, 8_000, 16_000)
 DEFAULTS = {
-    "scaling.distribution": "normal",
-    "scaling.samples": 4_000,
-    "scaling.hist_d_k": 64,
-    "scaling.n_keys": 16,
-    "scaling.head": 0,
-    "scaling.tau": 1.0,
-    "scaling.tau_sqrt": False,
+    K_DISTRIBUTION: "normal",
+    K_SAMPLES: 4_000,
+    K_HIST_D_K: 64,
+    K_N_KEYS: 16,
+    K_HEAD: 0,
+    K_TAU: 1.0,
+    K_TAU_SQRT: False,
 }
 
 ss = st.session_state
@@ -26,15 +35,13 @@ settings = open_page("scaling")
 url_state(
     "scaling",
     {
-        "scaling.distribution": parse_choice(DISTRIBUTIONS),
-        "scaling.samples": lambda r: SAMPLES[SAMPLES.index(parse_int(r, 1, 10**6))],
-        "scaling.hist_d_k": lambda r: sections.D_K_GRID[
-            sections.D_K_GRID.index(parse_int(r, 1, 10**6))
-        ],
-        "scaling.n_keys": lambda r: parse_int(r, 2, 64),
-        "scaling.head": lambda r: parse_int(r, 0, 511),
-        "scaling.tau": sections.parse_tau,
-        "scaling.tau_sqrt": parse_bool,
+        K_DISTRIBUTION: parse_choice(DISTRIBUTIONS),
+        K_SAMPLES: lambda r: SAMPLES[SAMPLES.index(parse_int(r, 1, 10**6))],
+        K_HIST_D_K: lambda r: sections.D_K_GRID[sections.D_K_GRID.index(parse_int(r, 1, 10**6))],
+        K_N_KEYS: lambda r: parse_int(r, 2, 64),
+        K_HEAD: lambda r: parse_int(r, 0, 511),
+        K_TAU: sections.parse_tau,
+        K_TAU_SQRT: parse_bool,
     },
 )
 st.markdown(t("scaling.intro"))
@@ -50,18 +57,18 @@ controls.radio(
     t("scaling.distribution"),
     DISTRIBUTIONS,
     format_func=lambda v: t(f"scaling.dist.{v}"),
-    key="scaling.distribution",
+    key=K_DISTRIBUTION,
     horizontal=True,
     where=c1,
 )
 controls.select_slider(
     t("scaling.samples"),
     SAMPLES,
-    key="scaling.samples",
+    key=K_SAMPLES,
     format_func=lambda n: f"{n:,}",
     where=c2,
 )
-dist, n_samples, seed = ss["scaling.distribution"], int(ss["scaling.samples"]), settings.seed
+dist, n_samples, seed = ss[K_DISTRIBUTION], int(ss[K_SAMPLES]), settings.seed
 st.caption(t("scaling.seed_note", seed=seed))
 
 sections.spread(settings, dist, n_samples, seed)

@@ -48,12 +48,14 @@ def named_colorscale(name: str) -> list[list]:
     return [[v, c] for v, c in _scale_pairs(name)]
 
 
-def style(layout: dict, *, height: int, title: str | None = None) -> dict:
+def style(layout: dict, *, height: int, title: str | None = None, top: int | None = None) -> dict:
     """Height, margins, an escaped title, and a transparent background so that the page theme
-    (light or dark) shows through. Changes and returns `layout`."""
+    (light or dark) shows through: the one style of every figure. `top` is the top margin
+    (default 60 px with a title, 30 without); `reserve_margins` raises the margins later to fit
+    the labels. Changes and returns `layout`."""
     layout.update(
         height=height,
-        margin={"l": 10, "r": 10, "t": 60 if title else 30, "b": 10},
+        margin={"l": 10, "r": 10, "t": top if top is not None else 60 if title else 30, "b": 10},
         paper_bgcolor="rgba(0,0,0,0)",
         plot_bgcolor="rgba(0,0,0,0)",
     )

@@ -114,15 +114,3 @@ def reserve_margins(data: list[dict], layout: dict) -> dict:
         if px:
             margin[side] = max(margin.get(side, 80), int(px + 0.999))  # 80: plotly's default
     return {**layout, "margin": margin}
-
-
-def fit_figure(fig):
-    """The same for a finished `go.Figure` (builders that use graph_objects directly): its
-    margins raised in place; returns it."""
-    layout = fig.layout.to_plotly_json()
-    data = [
-        {"type": tr.type, **{k: tr[k] for k in ("showscale", "coloraxis") if k in tr}}
-        for tr in fig.data
-    ]
-    fig.update_layout(margin=reserve_margins(data, layout)["margin"])
-    return fig

@@ -85,61 +85,21 @@ def matrix_heatmap(
     highlight_rows / highlight_cols: outline the block [start, stop) of rows / columns.
     cell_values: print the values in the cells (None: only for small matrices).
     """
-    m = np.asarray(matrix, dtype=np.float64)
-    if m.ndim == 1:
-        m = m[None, :]
-    if m.ndim != 2:
-        raise ValueError(f"matrix must be 2-D, got shape {m.shape}")
+    m = _checked(matrix, row_labels, col_labels, highlight_row)
     n_rows, n_cols = m.shape
-    if row_labels is not None and len(row_labels) != n_rows:
-        raise ValueError(f"matrix has {n_rows} rows but got {len(row_labels)} row labels")
-    if col_labels is not None and len(col_labels) != n_cols:
-        raise ValueError(f"matrix has {n_cols} columns but got {len(col_labels)} column labels")
-    if highlight_row is not None and not 0 <= highlight_row < n_rows:
-        raise ValueError(f"highlight_row {highlight_row} is outside the {n_rows} rows")
-
     finite = np.isfinite(m)
     z = np.where(finite, m, np.nan)  # -inf (masked) -> gap
-    vals = z[finite] if finite.any() else np.zeros(1)
-    if signed:
-        bound = float(np.max(np.abs(vals))) or 1.0
-        zmin = -bound if zmin is None else zmin
-        zmax = bound if zmax is None else zmax
-    else:
-        zmin = 0.0 if zmin is None else zmin
-        zmax = (float(vals.max()) or 1.0) if zmax is None else zmax
-
+    zmin, zmax = _colour_range(z[finite] if finite.any() else np.zeros(1), signed, zmin, zmax)
     if cell_values is None:
         cell_values = m.size <= TEXT_CELLS and n_cols <= TEXT_COLS
-    # Hover "token 3: saw": the position from customdata (a compact int16 typed array, never
-    # per-cell strings) and the token from the axis' tick text, which %{y} / %{x} show.
-    # Unlabelled axes (dimensions) show their number as it is.
-    rows = np.arange(row_start, row_start + n_rows, dtype=np.int16)[:, None]
-    cols = np.arange(col_start, col_start + n_cols, dtype=np.int16)[None, :]
-    rt, ct = escape_label(row_title), escape_label(col_title)
-    who_r, who_c = f"{rt} %{{y}}", f"{ct} %{{x}}"
-    kw: dict = {}
-    if row_labels is not None and col_labels is not None:
-        kw["customdata"] = np.stack(np.broadcast_arrays(rows, cols), axis=-1)  # (r, c, 2)
-        who_r = f"{rt} %{{customdata[0]}}: %{{y}}"
-        who_c = f"{ct} %{{customdata[1]}}: %{{x}}"
-    elif row_labels is not None:
-        kw["customdata"] = np.broadcast_to(rows, m.shape).copy()  # (r, c)
-        who_r = f"{rt} %{{customdata}}: %{{y}}"
-    elif col_labels is not None:
-        kw["customdata"] = np.broadcast_to(cols, m.shape).copy()
-        who_c = f"{ct} %{{customdata}}: %{{x}}"
+    titles = (escape_label(row_title), escape_label(col_title))
+    kw, who_r, who_c = _positions(m.shape, row_labels, col_labels, row_start, col_start, titles)
     value = f"%{{z:{EXACT}}}"
     if not finite.all():  # a gap has no z to hover: spell every value out
         kw["hovertext"] = np.vectorize(lambda v: _fmt(v, EXACT), otypes=[object])(m)
         value = "%{hovertext}"
     if cell_values:
-        if finite.all():
-            kw["texttemplate"] = f"%{{z:{CELL_FMT}}}"
-        else:
-            kw["text"] = np.vectorize(lambda v: _fmt(v, CELL_FMT), otypes=[object])(m)
-            kw["texttemplate"] = "%{text}"
-        kw["textfont"] = {"size": 11 if n_cols <= 8 else 9}
+        kw.update(_cell_text(m, finite))
     trace = {
         "type": "heatmap",
         "z": z.astype(np.float32),
@@ -165,28 +125,102 @@ def matrix_heatmap(
             **token_axis(row_labels, n_rows, start=row_start, reverse=True),
         },
     }
-    x0, x1 = col_start - 0.5, col_start + n_cols - 0.5
-    y0, y1 = row_start - 0.5, row_start + n_rows - 0.5
-    shapes = []
-    if highlight_row is not None:
-        r = row_start + highlight_row
-        shapes += _outline(x0, x1, r - 0.5, r + 0.5)
-    if highlight_rows is not None:
-        a, b = max(highlight_rows[0], row_start), min(highlight_rows[1], row_start + n_rows)
-        if a < b:
-            shapes += _outline(x0, x1, a - 0.5, b - 0.5)
-    if highlight_cols is not None:
-        a, b = max(highlight_cols[0], col_start), min(highlight_cols[1], col_start + n_cols)
-        if a < b:
-            shapes += _outline(a - 0.5, b - 0.5, y0, y1)
+    window = (row_start, n_rows, col_start, n_cols)
+    shapes = _highlights(window, highlight_row, highlight_rows, highlight_cols)
     if shapes:
         layout["shapes"] = shapes
-    if row_labels is None and n_rows > 24:  # rows of dimensions: no labels to keep apart
+    auto = _auto_height(n_rows, labelled=row_labels is not None)
+    return figure([trace], style(layout, height=height or auto, title=title))
+
+
+def _auto_height(n_rows: int, *, labelled: bool) -> int:
+    """A height that gives each row room for its label (rows of dimensions need less)."""
+    if not labelled and n_rows > 24:  # rows of dimensions: no labels to keep apart
         cell = 7
     else:
         cell = 30 if n_rows <= 8 else 22 if n_rows <= 24 else 14 if n_rows <= 48 else 11
-    auto = max(170, min(900, 110 + cell * n_rows))
-    return figure([trace], style(layout, height=height or auto, title=title))
+    return max(170, min(900, 110 + cell * n_rows))
+
+
+def _checked(matrix, row_labels, col_labels, highlight_row) -> np.ndarray:
+    """The matrix as float64 (rows, cols), a vector as one row; labels and row checked."""
+    m = np.asarray(matrix, dtype=np.float64)
+    if m.ndim == 1:
+        m = m[None, :]
+    if m.ndim != 2:
+        raise ValueError(f"matrix must be 2-D, got shape {m.shape}")
+    n_rows, n_cols = m.shape
+    if row_labels is not None and len(row_labels) != n_rows:
+        raise ValueError(f"matrix has {n_rows} rows but got {len(row_labels)} row labels")
+    if col_labels is not None and len(col_labels) != n_cols:
+        raise ValueError(f"matrix has {n_cols} columns but got {len(col_labels)} column labels")
+    if highlight_row is not None and not 0 <= highlight_row < n_rows:
+        raise ValueError(f"highlight_row {highlight_row} is outside the {n_rows} rows")
+    return m
+
+
+def _colour_range(vals: np.ndarray, signed: bool, zmin, zmax) -> tuple[float, float]:
+    """signed: a diverging range centred on 0 (±the largest |value|); otherwise 0 (or zmin)
+    to the largest value. A given zmin / zmax is kept."""
+    if signed:
+        bound = float(np.max(np.abs(vals))) or 1.0
+        return (-bound if zmin is None else zmin), (bound if zmax is None else zmax)
+    return (0.0 if zmin is None else zmin), ((float(vals.max()) or 1.0) if zmax is None else zmax)
+
+
+def _positions(shape, row_labels, col_labels, row_start: int, col_start: int, titles):
+    """Hover "token 3: saw": the position from customdata (a compact int16 typed array, never
+    per-cell strings) and the token from the axis' tick text, which %{y} / %{x} show.
+    Unlabelled axes (dimensions) show their number as it is. Returns the trace's customdata
+    (in a dict, empty when no axis is labelled) and the row and column parts of the hover."""
+    n_rows, n_cols = shape
+    rows = np.arange(row_start, row_start + n_rows, dtype=np.int16)[:, None]
+    cols = np.arange(col_start, col_start + n_cols, dtype=np.int16)[None, :]
+    rt, ct = titles
+    who_r, who_c = f"{rt} %{{y}}", f"{ct} %{{x}}"
+    kw: dict = {}
+    if row_labels is not None and col_labels is not None:
+        kw["customdata"] = np.stack(np.broadcast_arrays(rows, cols), axis=-1)  # (r, c, 2)
+        who_r = f"{rt} %{{customdata[0]}}: %{{y}}"
+        who_c = f"{ct} %{{customdata[1]}}: %{{x}}"
+    elif row_labels is not None:
+        kw["customdata"] = np.broadcast_to(rows, shape).copy()  # (r, c)
+        who_r = f"{rt} %{{customdata}}: %{{y}}"
+    elif col_labels is not None:
+        kw["customdata"] = np.broadcast_to(cols, shape).copy()
+        who_c = f"{ct} %{{customdata}}: %{{x}}"
+    return kw, who_r, who_c
+
+
+def _cell_text(m: np.ndarray, finite: np.ndarray) -> dict:
+    """The values printed in the cells (a masked cell spelled out: −∞)."""
+    if finite.all():
+        kw = {"texttemplate": f"%{{z:{CELL_FMT}}}"}
+    else:
+        text = np.vectorize(lambda v: _fmt(v, CELL_FMT), otypes=[object])(m)
+        kw = {"text": text, "texttemplate": "%{text}"}
+    return {**kw, "textfont": {"size": 11 if m.shape[1] <= 8 else 9}}
+
+
+def _highlights(window, row, rows, cols) -> list[dict]:
+    """Outlines of one row and of a block of rows / columns, clipped to the window shown
+    (row_start, n_rows, col_start, n_cols)."""
+    row_start, n_rows, col_start, n_cols = window
+    x0, x1 = col_start - 0.5, col_start + n_cols - 0.5
+    y0, y1 = row_start - 0.5, row_start + n_rows - 0.5
+    shapes = []
+    if row is not None:
+        r = row_start + row
+        shapes += _outline(x0, x1, r - 0.5, r + 0.5)
+    if rows is not None:
+        a, b = max(rows[0], row_start), min(rows[1], row_start + n_rows)
+        if a < b:
+            shapes += _outline(x0, x1, a - 0.5, b - 0.5)
+    if cols is not None:
+        a, b = max(cols[0], col_start), min(cols[1], col_start + n_cols)
+        if a < b:
+            shapes += _outline(a - 0.5, b - 0.5, y0, y1)
+    return shapes
 
 
 def weights_compare(

@@ -1,6 +1,6 @@
 """Figures of the Reading heads page: the lines view (BertViz's head view in Plotly), the
-query/key map (AttentionViz), share bars, token bars, a clickable layer x head importance map,
-and click targets that make any layer x head mosaic selectable.
+query/key map (AttentionViz), share bars and token bars; the clickable layer x head maps are in
+viz/head_map.py.
 
 NumPy in, Plotly Figure out. Every user-derived string (tokens) goes through `escape_label`;
 numbers on hover are exact (8 significant digits); colours are the Okabe-Ito set (colour-blind
@@ -16,8 +16,8 @@ from collections.abc import Sequence
 
 import numpy as np
 import plotly.graph_objects as go
-from plotly.subplots import make_subplots
 
+from .figure import axis_key, cell_axes, figure, style, subplot_grid
 from .labels import escape_label, escape_labels
 
 EXACT = ".8g"  # hover precision: float32 to the last digit
@@ -49,17 +49,6 @@ OPACITY_LEVELS = 20  # line opacity is the weight, rounded to 1/20 (one trace pe
 QUERY_SIDE, KEY_SIDE = 0, 1
 
 
-def _style(fig: go.Figure, *, height: int, title: str | None = None) -> go.Figure:
-    fig.update_layout(
-        height=height,
-        margin={"l": 10, "r": 10, "t": 60 if title else 30, "b": 10},
-        paper_bgcolor="rgba(0,0,0,0)",
-        plot_bgcolor="rgba(0,0,0,0)",
-        title={"text": escape_label(title)} if title else None,
-    )
-    return fig
-
-
 def _rgba(hex_color: str, alpha: float) -> str:
     r, g, b = (int(hex_color[i : i + 2], 16) for i in (1, 3, 5))
     return f"rgba({r},{g},{b},{alpha:.3g})"
@@ -81,7 +70,7 @@ def _opacity_traces(
     *,
     group: str,
     name: str,
-) -> list[go.Scatter]:
+) -> list[dict]:
     """Segments `ends` (n, 4: x0, y0, x1, y1) drawn with opacity = weight (n,), one trace per
     opacity level (a trace has one colour), none hoverable."""
     levels = np.clip(np.rint(weights * OPACITY_LEVELS), 1, OPACITY_LEVELS).astype(int)
@@ -89,7 +78,8 @@ def _opacity_traces(
     for level in np.unique(levels):
         xs, ys = _segments([tuple(e) for e in ends[levels == level]])
         traces.append(
-            go.Scatter(
+            dict(
+                type="scatter",
                 x=xs,
                 y=ys,
                 mode="lines",
@@ -147,7 +137,7 @@ def lines_view(
     if focus is not None and (focus[0] not in (QUERY_SIDE, KEY_SIDE) or not 0 <= focus[1] < T):
         raise ValueError(f"focus must be (0 or 1, a position below {T}), got {focus}")
     toks = escape_labels(tokens)
-    fig = go.Figure()
+    data: list[dict] = []
     qi, kj = np.meshgrid(np.arange(T), np.arange(T), indexing="ij")  # (T, T) each
     for n, (h, color) in enumerate(zip(heads, HEAD_COLORS)):
         m = w[n]
@@ -157,9 +147,10 @@ def lines_view(
             drawn &= (qi == pos) if side == QUERY_SIDE else (kj == pos)
         name = f"{escape_label(head_label)} {h}"
         ends = np.stack([np.zeros(drawn.sum()), qi[drawn], np.ones(drawn.sum()), kj[drawn]], 1)
-        fig.add_traces(_opacity_traces(m[drawn], ends, color, group=f"h{h}", name=name))
-        fig.add_trace(  # the legend entry of the head (toggles all its lines)
-            go.Scatter(
+        data += _opacity_traces(m[drawn], ends, color, group=f"h{h}", name=name)
+        data.append(  # the legend entry of the head (toggles all its lines)
+            dict(
+                type="scatter",
                 x=[None],
                 y=[None],
                 mode="lines",
@@ -168,67 +159,80 @@ def lines_view(
                 legendgroup=f"h{h}",
             )
         )
-    value = escape_label(value_label)
+    labels = {"head": head_label, "value": value_label, "hint": hint}
+    titles = (query_title, key_title)
+    data += [_token_column(w, toks, heads, side, focus, titles, labels) for side in (0, 1)]
+    layout = _lines_layout(T, titles)
+    layout = style(layout, height=max(320, 110 + (22 if T <= 32 else 16) * T))
+    layout["margin"]["b"] = 40  # room for the legend below
+    return figure(data, layout)
 
-    def token_hover(side: int) -> list[str]:
-        word = escape_label(query_title if side == QUERY_SIDE else key_title)
-        out = []
-        for i, tok in enumerate(toks):
-            text = f"{word} {i}: {tok}"
-            if focus is not None and focus[0] != side:
-                pos = focus[1]
-                for n, h in enumerate(heads):
-                    v = w[n, pos, i] if side == KEY_SIDE else w[n, i, pos]
-                    shown = "–" if not np.isfinite(v) else format(v, EXACT)
-                    text += f"<br>{escape_label(head_label)} {h}: {value} = {shown}"
-            else:
-                text += f"<br>{escape_label(hint)}"
-            out.append(text)
-        return out
 
-    for side, x, where in ((QUERY_SIDE, 0.0, "middle left"), (KEY_SIDE, 1.0, "middle right")):
-        focused = [focus is not None and focus == (side, i) for i in range(T)]
-        fig.add_trace(
-            go.Scatter(
-                x=np.full(T, x),
-                y=np.arange(T),
-                mode="markers+text",
-                text=toks,
-                textposition=where,
-                textfont={"size": 12 if T <= 32 else 10},
-                marker={
-                    "size": [13 if f else 8 for f in focused],
-                    "color": [SELECTED_COLOR if f else "#999999" for f in focused],
-                    "line": {"width": 0},
-                },
-                customdata=np.stack([np.full(T, side), np.arange(T)], 1),
-                hovertext=token_hover(side),
-                hovertemplate="%{hovertext}<extra></extra>",
-                showlegend=False,
-                name=escape_label(query_title if side == QUERY_SIDE else key_title),
-            )
-        )
-    fig.update_xaxes(
-        range=[-0.55, 1.55],
-        tickmode="array",
-        tickvals=[0, 1],
-        ticktext=[escape_label(query_title), escape_label(key_title)],
-        side="top",
-        showgrid=False,
-        zeroline=False,
-        fixedrange=True,
-    )
-    fig.update_yaxes(
-        range=[T - 0.5, -0.5], visible=False, showgrid=False, zeroline=False, fixedrange=True
-    )
-    fig.update_layout(
-        legend={"orientation": "h", "yanchor": "top", "y": -0.01, "x": 0.5, "xanchor": "center"},
-        clickmode="event+select",
-        dragmode=False,
-    )
-    fig = _style(fig, height=max(320, 110 + (22 if T <= 32 else 16) * T))
-    fig.update_layout(margin={"b": 40})  # room for the legend below
-    return fig
+def _lines_layout(T: int, titles) -> dict:
+    """The lines view's two columns (query, key) with their names on top, tokens top down, the
+    legend below, clicks selecting points."""
+    return {
+        "xaxis": {
+            "range": [-0.55, 1.55],
+            "tickmode": "array",
+            "tickvals": [0, 1],
+            "ticktext": [escape_label(titles[0]), escape_label(titles[1])],
+            "side": "top",
+            "showgrid": False,
+            "zeroline": False,
+            "fixedrange": True,
+        },
+        "yaxis": {
+            "range": [T - 0.5, -0.5],
+            "visible": False,
+            "showgrid": False,
+            "zeroline": False,
+            "fixedrange": True,
+        },
+        "legend": {"orientation": "h", "yanchor": "top", "y": -0.01, "x": 0.5, "xanchor": "center"},
+        "clickmode": "event+select",
+        "dragmode": False,
+    }
+
+
+def _token_column(w, toks, heads, side: int, focus, titles, labels: dict) -> dict:
+    """The tokens of one side of the lines view as clickable points, customdata (side, i); with
+    a focus on the other side, each head's exact weight between the two on hover."""
+    T = len(toks)
+    word = escape_label(titles[side])
+    head, value = escape_label(labels["head"]), escape_label(labels["value"])
+    hover = []
+    for i, tok in enumerate(toks):
+        text = f"{word} {i}: {tok}"
+        if focus is not None and focus[0] != side:
+            pos = focus[1]
+            for n, h in enumerate(heads):
+                v = w[n, pos, i] if side == KEY_SIDE else w[n, i, pos]
+                shown = "–" if not np.isfinite(v) else format(v, EXACT)
+                text += f"<br>{head} {h}: {value} = {shown}"
+        else:
+            text += f"<br>{escape_label(labels['hint'])}"
+        hover.append(text)
+    focused = [focus is not None and focus == (side, i) for i in range(T)]
+    return {
+        "type": "scatter",
+        "x": np.full(T, 0.0 if side == QUERY_SIDE else 1.0),
+        "y": np.arange(T),
+        "mode": "markers+text",
+        "text": toks,
+        "textposition": "middle left" if side == QUERY_SIDE else "middle right",
+        "textfont": {"size": 12 if T <= 32 else 10},
+        "marker": {
+            "size": [13 if f else 8 for f in focused],
+            "color": [SELECTED_COLOR if f else "#999999" for f in focused],
+            "line": {"width": 0},
+        },
+        "customdata": np.stack([np.full(T, side), np.arange(T)], 1),
+        "hovertext": hover,
+        "hovertemplate": "%{hovertext}<extra></extra>",
+        "showlegend": False,
+        "name": word,
+    }
 
 
 # --- query / key map --------------------------------------------------------------------------
@@ -268,31 +272,22 @@ def query_key_figure(
         if row.shape != (T,):
             raise ValueError(f"weights must be ({T},), got {row.shape}")
     toks = escape_labels(tokens)
-    fig = go.Figure()
+    data: list[dict] = []
     if row is not None:
         drawn = np.isfinite(row) & (row > 0)
         ends = np.column_stack(
             [np.full(drawn.sum(), qs[focus, 0]), np.full(drawn.sum(), qs[focus, 1]), ks[drawn]]
         )
-        fig.add_traces(_opacity_traces(row[drawn], ends, QUERY_COLOR, group="lines", name=""))
-    q_word, k_word = escape_label(query_label), escape_label(key_label)
-    value = escape_label(value_label)
-    q_hover = [f"{q_word} {i}: {tok}<br>{escape_label(hint)}" for i, tok in enumerate(toks)]
-    k_hover = []
-    for j, tok in enumerate(toks):
-        text = f"{k_word} {j}: {tok}"
-        if row is not None:
-            v = row[j]
-            text += f"<br>{q_word} {focus} → {k_word} {j}: {value} = "
-            text += "–" if not np.isfinite(v) else format(v, EXACT)
-        k_hover.append(text)
+        data += _opacity_traces(row[drawn], ends, QUERY_COLOR, group="lines", name="")
+    q_hover, k_hover = _qk_hovers(toks, row, focus, (query_label, key_label, value_label, hint))
     for side, pts, color, symbol, name, hover in (
         (QUERY_SIDE, qs, QUERY_COLOR, "circle", queries_name, q_hover),
         (KEY_SIDE, ks, KEY_COLOR, "diamond", keys_name, k_hover),
     ):
         focused = [side == QUERY_SIDE and i == focus for i in range(T)]
-        fig.add_trace(
-            go.Scatter(
+        data.append(
+            dict(
+                type="scatter",
                 x=pts[:, 0],
                 y=pts[:, 1],
                 mode="markers+text",
@@ -311,22 +306,35 @@ def query_key_figure(
                 name=escape_label(name),
             )
         )
-    fig.update_xaxes(
-        title_text=escape_label(axis_label.format(n=1, share=float(explained[0]))),
-        zeroline=False,
-        showgrid=False,
-    )
-    fig.update_yaxes(
-        title_text=escape_label(axis_label.format(n=2, share=float(explained[1]))),
-        zeroline=False,
-        showgrid=False,
-        scaleanchor="x",
-    )
-    fig.update_layout(
-        legend={"orientation": "h", "yanchor": "bottom", "y": 1.02, "x": 0},
-        clickmode="event+select",
-    )
-    return _style(fig, height=560)
+    pc = [
+        {"text": escape_label(axis_label.format(n=n + 1, share=float(explained[n])))}
+        for n in (0, 1)
+    ]
+    layout = {
+        "xaxis": {"title": pc[0], "zeroline": False, "showgrid": False},
+        "yaxis": {"title": pc[1], "zeroline": False, "showgrid": False, "scaleanchor": "x"},
+        "legend": {"orientation": "h", "yanchor": "bottom", "y": 1.02, "x": 0},
+        "clickmode": "event+select",
+    }
+    return figure(data, style(layout, height=560))
+
+
+def _qk_hovers(toks, row, focus, labels) -> tuple[list[str], list[str]]:
+    """Hover of the query points (the click hint) and of the key points (with a focused query,
+    its exact weight on each key)."""
+    query_label, key_label, value_label, hint = labels
+    q_word, k_word = escape_label(query_label), escape_label(key_label)
+    value = escape_label(value_label)
+    q_hover = [f"{q_word} {i}: {tok}<br>{escape_label(hint)}" for i, tok in enumerate(toks)]
+    k_hover = []
+    for j, tok in enumerate(toks):
+        text = f"{k_word} {j}: {tok}"
+        if row is not None:
+            v = row[j]
+            text += f"<br>{q_word} {focus} → {k_word} {j}: {value} = "
+            text += "–" if not np.isfinite(v) else format(v, EXACT)
+        k_hover.append(text)
+    return q_hover, k_hover
 
 
 # --- bars ------------------------------------------------------------------------------------
@@ -356,48 +364,50 @@ def share_bars(
         )
     names = list(categories if category_names is None else category_names)
     M, C, L = s.shape
-    fig = make_subplots(
-        rows=1,
-        cols=M,
-        shared_yaxes=True,
-        subplot_titles=escape_labels(panel_titles),
-        horizontal_spacing=0.06,
-    )
+    layout = subplot_grid(1, M, titles=escape_labels(panel_titles), horizontal_spacing=0.06)
     layer = escape_label(layer_label)
+    top = float(np.nanmax(s)) if s.size and np.isfinite(s).any() else 1.0
+    y_range = [0, max(top, reference or 0.0) * 1.08 or 1.0]
+    data, shapes = [], []
     for m in range(M):
         for c, cat in enumerate(categories):
             name = escape_label(names[c])
-            fig.add_trace(
-                go.Bar(
-                    x=np.arange(L),
-                    y=s[m, c],
-                    name=name,
-                    legendgroup=cat,
-                    showlegend=m == 0,
-                    marker={"color": CATEGORY_COLORS.get(cat, OKABE_ITO[c % len(OKABE_ITO)])},
-                    hovertemplate=(
+            data.append(
+                {
+                    "type": "bar",
+                    "x": np.arange(L),
+                    "y": s[m, c],
+                    "name": name,
+                    "legendgroup": cat,
+                    "showlegend": m == 0,
+                    "marker": {"color": CATEGORY_COLORS.get(cat, OKABE_ITO[c % len(OKABE_ITO)])},
+                    "hovertemplate": (
                         f"{escape_label(panel_titles[m])}<br>{name}, {layer} %{{x}}<br>"
                         f"{escape_label(value_label)} = %{{y:{EXACT}}}<extra></extra>"
                     ),
-                ),
-                row=1,
-                col=m + 1,
+                    **cell_axes(m),
+                }
             )
-        fig.update_xaxes(
-            title_text=layer, tickmode="array", tickvals=list(range(L)), row=1, col=m + 1
-        )
-    top = float(np.nanmax(s)) if s.size and np.isfinite(s).any() else 1.0
-    fig.update_yaxes(range=[0, max(top, reference or 0.0) * 1.08 or 1.0], showgrid=False)
-    fig.update_yaxes(title_text=escape_label(value_label), row=1, col=1)
-    if reference is not None:
-        fig.add_hline(
-            y=reference,
-            line={"dash": "dash", "color": "#999999", "width": 1},
-            annotation_text=escape_label(reference_label),
-            annotation_position="top left",
-        )
-    fig.update_layout(barmode="group", legend={"orientation": "h", "y": -0.2})
-    return _style(fig, height=380)
+        ticks = {"tickmode": "array", "tickvals": list(range(L))}
+        layout[axis_key(m + 1)].update(title={"text": layer}, **ticks)
+        y_axis = layout[axis_key(m + 1, "y")]
+        if m:  # the panels share the y axis (make_subplots' shared_yaxes)
+            y_axis.update(matches="y", showticklabels=False)
+        y_axis.update(range=y_range, showgrid=False)
+        if reference is not None:
+            refs = {"xref": f"{cell_axes(m)['xaxis']} domain", "yref": cell_axes(m)["yaxis"]}
+            line = {"color": "#999999", "dash": "dash", "width": 1}
+            shapes.append(
+                {"line": line, "type": "line", "x0": 0, "x1": 1, **refs}
+                | {"y0": reference, "y1": reference}
+            )
+            layout.setdefault("annotations", []).append(
+                {"showarrow": False, "text": escape_label(reference_label), "x": 0, **refs}
+                | {"xanchor": "left", "y": reference, "yanchor": "bottom"}
+            )
+    layout["yaxis"]["title"] = {"text": escape_label(value_label)}
+    layout.update(shapes=shapes or None, barmode="group", legend={"orientation": "h", "y": -0.2})
+    return figure(data, style(layout, height=380))
 
 
 def token_bars(
@@ -415,167 +425,41 @@ def token_bars(
     if v.ndim != 2 or v.shape != (len(series), len(tokens)):
         raise ValueError(f"values must be ({len(series)}, {len(tokens)}), got {v.shape}")
     toks = escape_labels(tokens)
-    fig = go.Figure()
-    for n, name in enumerate(series):
-        fig.add_trace(
-            go.Bar(
-                x=np.arange(len(tokens)),
-                y=v[n],
-                name=escape_label(name),
-                marker={"color": OKABE_ITO[(n * 3) % len(OKABE_ITO)]},
-                hovertext=[f"{i}: {tok}" for i, tok in enumerate(toks)],
-                hovertemplate=(
-                    f"{escape_label(name)}<br>%{{hovertext}}<br>"
-                    f"{escape_label(value_label)} = %{{y:{EXACT}}}<extra></extra>"
-                ),
-            )
-        )
+    data = [
+        {
+            "type": "bar",
+            "x": np.arange(len(tokens)),
+            "y": v[n],
+            "name": escape_label(name),
+            "marker": {"color": OKABE_ITO[(n * 3) % len(OKABE_ITO)]},
+            "hovertext": [f"{i}: {tok}" for i, tok in enumerate(toks)],
+            "hovertemplate": (
+                f"{escape_label(name)}<br>%{{hovertext}}<br>"
+                f"{escape_label(value_label)} = %{{y:{EXACT}}}<extra></extra>"
+            ),
+        }
+        for n, name in enumerate(series)
+    ]
     T = len(tokens)
-    fig.update_xaxes(
-        title_text=escape_label(x_title),
-        tickmode="array",
-        tickvals=list(range(T)),
-        ticktext=toks,
-        tickfont={"size": 11 if T <= 24 else 9 if T <= 48 else 7},
-        range=[-0.5, T - 0.5],
-        showgrid=False,
-    )
-    fig.update_yaxes(title_text=escape_label(value_label), rangemode="tozero", showgrid=False)
-    fig.update_layout(barmode="group", legend={"orientation": "h", "yanchor": "bottom", "y": 1.02})
-    return _style(fig, height=340, title=title)
-
-
-# --- layer x head maps you can click ------------------------------------------------------------
-
-
-def head_importance(
-    importance: np.ndarray,
-    *,
-    selected: tuple[int, int] | None = None,
-    layer_label: str = "layer",
-    head_label: str = "head",
-    value_label: str = "importance",
-    hint: str = "click to show this head",
-    colorscale: str = "Viridis",
-) -> go.Figure:
-    """(L, nh) one number per head as a heatmap; every cell is also a (transparent) scatter point
-    with customdata (layer, head, value), which carries the hover (exact value) and the click.
-    The `selected` head is outlined."""
-    z = np.asarray(importance, dtype=np.float64)
-    if z.ndim != 2 or not z.size:
-        raise ValueError(f"importance must be (layers, heads), got shape {z.shape}")
-    L, nh = z.shape
-    fig = go.Figure(
-        go.Heatmap(
-            z=z,
-            x=np.arange(nh),
-            y=np.arange(L),
-            colorscale=colorscale,
-            zmin=0.0,
-            zmax=max(float(np.nanmax(z)), 1e-12),
-            hoverinfo="skip",
-            colorbar={"title": {"text": escape_label(value_label)}},
-        )
-    )
-    layer_i, head_i = np.meshgrid(np.arange(L), np.arange(nh), indexing="ij")
-    height = max(260, 80 + 44 * L)
-    cell_px = (height - 80) / L
-    fig.add_trace(
-        go.Scatter(
-            x=head_i.ravel(),
-            y=layer_i.ravel(),
-            mode="markers",
-            marker={
-                "symbol": "square",
-                "size": max(8, int(cell_px * 0.9)),
-                "color": "rgba(0,0,0,0)",
-            },
-            customdata=np.column_stack([layer_i.ravel(), head_i.ravel(), z.ravel()]),
-            hovertemplate=(
-                f"{escape_label(layer_label)} %{{customdata[0]}}, {escape_label(head_label)} "
-                f"%{{customdata[1]}}<br>{escape_label(value_label)} = %{{customdata[2]:{EXACT}}}"
-                f"<br>{escape_label(hint)}<extra></extra>"
-            ),
-            showlegend=False,
-            selected={"marker": {"opacity": 1}},
-            unselected={"marker": {"opacity": 1}},
-        )
-    )
-    fig.update_xaxes(
-        title_text=escape_label(head_label),
-        tickmode="array",
-        tickvals=list(range(nh)),
-        range=[-0.5, nh - 0.5],
-        side="top",
-        showgrid=False,
-        zeroline=False,
-        fixedrange=True,
-    )
-    fig.update_yaxes(
-        title_text=escape_label(layer_label),
-        tickmode="array",
-        tickvals=list(range(L)),
-        range=[L - 0.5, -0.5],
-        showgrid=False,
-        zeroline=False,
-        fixedrange=True,
-    )
-    if selected is not None:
-        layer, h = selected
-        fig.add_shape(
-            type="rect",
-            x0=h - 0.5,
-            x1=h + 0.5,
-            y0=layer - 0.5,
-            y1=layer + 0.5,
-            line={"color": SELECTED_COLOR, "width": 3},
-        )
-    fig.update_layout(clickmode="event+select", dragmode=False)
-    return _style(fig, height=height)
-
-
-def add_block_targets(
-    fig: go.Figure,
-    n_rows: int,
-    n_cols: int,
-    block: int,
-    *,
-    gap: int = 1,
-    row_label: str = "layer",
-    col_label: str = "head",
-    hint: str = "click to enlarge",
-    share: float = 0.5,
-) -> go.Figure:
-    """Make a mosaic of n_rows x n_cols blocks of `block` cells (a `gap` of cells between them,
-    as `viz.grid.layer_head_mosaic` draws them) clickable: a transparent square scatter point at
-    each block's centre, about `share` of the block wide, with customdata (row, col). Outside
-    the squares the heatmap's own hover (the exact weight) still shows (hoverdistance 1)."""
-    if min(n_rows, n_cols, block) < 1:
-        raise ValueError(f"need at least one block of one cell, got {n_rows}x{n_cols}x{block}")
-    step = block + gap
-    rows, cols = np.meshgrid(np.arange(n_rows), np.arange(n_cols), indexing="ij")
-    height = fig.layout.height or 450
-    cells = n_rows * step - gap
-    block_px = (height - 70) * block / cells
-    size = int(min(80, max(8, share * block_px)))
-    fig.add_trace(
-        go.Scatter(
-            x=cols.ravel() * step + (block - 1) / 2,
-            y=rows.ravel() * step + (block - 1) / 2,
-            mode="markers",
-            marker={"symbol": "square", "size": size, "color": "rgba(0,0,0,0)"},
-            customdata=np.column_stack([rows.ravel(), cols.ravel()]),
-            hovertemplate=(
-                f"{escape_label(row_label)} %{{customdata[0]}}, {escape_label(col_label)} "
-                f"%{{customdata[1]}}<br>{escape_label(hint)}<extra></extra>"
-            ),
-            showlegend=False,
-            selected={"marker": {"opacity": 1}},
-            unselected={"marker": {"opacity": 1}},
-        )
-    )
-    fig.update_layout(hoverdistance=1, clickmode="event+select", dragmode=False)
-    return fig
+    layout = {
+        "xaxis": {
+            "title": {"text": escape_label(x_title)},
+            "tickmode": "array",
+            "tickvals": list(range(T)),
+            "ticktext": toks,
+            "tickfont": {"size": 11 if T <= 24 else 9 if T <= 48 else 7},
+            "range": [-0.5, T - 0.5],
+            "showgrid": False,
+        },
+        "yaxis": {
+            "title": {"text": escape_label(value_label)},
+            "rangemode": "tozero",
+            "showgrid": False,
+        },
+        "barmode": "group",
+        "legend": {"orientation": "h", "yanchor": "bottom", "y": 1.02},
+    }
+    return figure(data, style(layout, height=340, title=title))
 
 
 __all__ = [
@@ -584,8 +468,6 @@ __all__ = [
     "KEY_SIDE",
     "MAX_LINE_HEADS",
     "QUERY_SIDE",
-    "add_block_targets",
-    "head_importance",
     "lines_view",
     "query_key_figure",
     "share_bars",

@@ -9,6 +9,7 @@ from __future__ import annotations
 import numpy as np
 import plotly.graph_objects as go
 
+from .figure import figure, style
 from .labels import escape_label
 
 # Okabe & Ito (2008): distinguishable with every common colour-vision deficiency
@@ -17,17 +18,27 @@ EXACT = ".8g"
 MARKER_COLOR = "rgba(128,128,128,0.8)"
 
 
-def _transparent(fig: go.Figure, *, height: int, title: str | None) -> go.Figure:
-    fig.update_layout(
-        height=height,
-        margin={"l": 10, "r": 10, "t": 60 if title else 30, "b": 10},
-        paper_bgcolor="rgba(0,0,0,0)",
-        plot_bgcolor="rgba(0,0,0,0)",
-        title={"text": escape_label(title)} if title else None,
+def _curves_style(layout: dict, *, height: int, title: str | None) -> dict:
+    """The shared style, a legend in one row above the plot, one hover box per step."""
+    layout.update(
         legend={"orientation": "h", "yanchor": "bottom", "y": 1.02, "x": 0.0},
         hovermode="x unified",
     )
-    return fig
+    return style(layout, height=height, title=title)
+
+
+def _marker(step: int, xref: str = "x", yref: str = "y domain", **line) -> dict:
+    """A dotted vertical line at `step` across the whole height of one panel."""
+    line = {"color": MARKER_COLOR, "dash": "dot", **line}
+    return {
+        "type": "line",
+        "xref": xref,
+        "yref": yref,
+        "x0": step,
+        "x1": step,
+        "y0": 0,
+        "y1": 1,
+    } | {"line": line}
 
 
 def _steps(step, *columns) -> tuple[np.ndarray, ...]:
@@ -67,28 +78,26 @@ def training_curves(
     for i, (name, y) in enumerate(zip(names, (loss, token_acc, exact_acc))):
         fmt = EXACT if i == 0 else ".2%"
         data.append(
-            go.Scatter(
-                x=x,
-                y=y,
-                mode="lines",
-                name=escape_label(name),
-                line={"color": OKABE_ITO[i], "width": 2},
-                xaxis="x" if i == 0 else "x2",
-                yaxis="y" if i == 0 else "y2",
-                hovertemplate=f"%{{y:{fmt}}}<extra>{escape_label(name)}</extra>",
-            )
+            {
+                "type": "scatter",
+                "x": x,
+                "y": y,
+                "mode": "lines",
+                "name": escape_label(name),
+                "line": {"color": OKABE_ITO[i], "width": 2},
+                "xaxis": "x" if i == 0 else "x2",
+                "yaxis": "y" if i == 0 else "y2",
+                "hovertemplate": f"%{{y:{fmt}}}<extra>{escape_label(name)}</extra>",
+            }
         )
     right = total_steps if total_steps is not None else (int(x.max()) if x.size else 1)
     x_range = [0, max(1, right)]
     shapes = []
     if marker_step is not None:
-        line = {"color": MARKER_COLOR, "dash": "dot", "width": 1.5}
-        for ax in ("x", "x2"):
-            yref = "y domain" if ax == "x" else "y2 domain"
-            shapes.append(
-                {"type": "line", "xref": ax, "yref": yref, "x0": marker_step, "x1": marker_step}
-                | {"y0": 0, "y1": 1, "line": line}
-            )
+        shapes = [
+            _marker(marker_step, "x", "y domain", width=1.5),
+            _marker(marker_step, "x2", "y2 domain", width=1.5),
+        ]
     layout = {
         "xaxis": {"anchor": "y", "matches": "x2", "showticklabels": False, "range": x_range},
         "xaxis2": {"anchor": "y2", "range": x_range, "title": {"text": escape_label(step_label)}},
@@ -104,7 +113,7 @@ def training_curves(
     positive = loss[np.isfinite(loss) & (loss > 0)]
     if positive.size and np.log10(positive.max() / positive.min()) >= 1.0:
         layout["yaxis"]["dtick"] = 1  # a decade or more: one labelled tick per power of ten
-    return _transparent(go.Figure(data=data, layout=layout), height=height, title=title)
+    return figure(data, _curves_style(layout, height=height, title=title))
 
 
 def alignment_curves(
@@ -126,20 +135,21 @@ def alignment_curves(
         raise ValueError(f"shares must be (lines, steps) = (n, {x.shape[0]}), got {shares.shape}")
     if len(names) != shares.shape[0]:
         raise ValueError(f"{shares.shape[0]} lines but {len(names)} names")
-    fig = go.Figure()
-    for i, (name, y) in enumerate(zip(names, shares)):
-        fig.add_trace(
-            go.Scatter(
-                x=x,
-                y=y,
-                mode="lines+markers",
-                name=escape_label(name),
-                line={"color": OKABE_ITO[i % len(OKABE_ITO)], "width": 2},
-                hovertemplate=f"%{{y:{EXACT}}}<extra>{escape_label(name)}</extra>",
-            )
-        )
-    fig.update_xaxes(title_text=escape_label(step_label), zeroline=False)
-    fig.update_yaxes(title_text=escape_label(value_label), range=[-0.02, 1.02])
-    if marker_step is not None:
-        fig.add_vline(x=marker_step, line={"color": MARKER_COLOR, "dash": "dot"})
-    return _transparent(fig, height=height, title=title)
+    data = [
+        {
+            "type": "scatter",
+            "x": x,
+            "y": y,
+            "mode": "lines+markers",
+            "name": escape_label(name),
+            "line": {"color": OKABE_ITO[i % len(OKABE_ITO)], "width": 2},
+            "hovertemplate": f"%{{y:{EXACT}}}<extra>{escape_label(name)}</extra>",
+        }
+        for i, (name, y) in enumerate(zip(names, shares))
+    ]
+    layout = {
+        "xaxis": {"title": {"text": escape_label(step_label)}, "zeroline": False},
+        "yaxis": {"title": {"text": escape_label(value_label)}, "range": [-0.02, 1.02]},
+        "shapes": [] if marker_step is None else [_marker(marker_step)],
+    }
+    return figure(data, _curves_style(layout, height=height, title=title))

@@ -72,6 +72,12 @@ class EncoderDecoderConfig:
         """Dimensions per head: d_model / n_heads."""
         return head_size(self.d_model, self.n_heads)
 
+    @classmethod
+    def vectors_in(cls, **settings) -> EncoderDecoderConfig:
+        """A model that sentences enter as vectors (the encoder-decoder page, the tests): the
+        vocabularies are never used, so they have one entry each."""
+        return cls(src_vocab=1, tgt_vocab=1, **settings)
+
 
 class EncoderOutput(NamedTuple):
     memory: torch.Tensor  # (B, S, C) last encoder layer's output (+ final norm in pre-norm)

@@ -9,7 +9,7 @@ import plotly.graph_objects as go
 import pytest
 
 from mha_core import AttentionConfig, run_attention, word_tokenize
-from tests.app.conftest import figure, make_app, plotly_array, rerun, run_app, shared
+from tests.helpers.app import figure, make_app, plotly_array, rerun, run_app, shared
 
 MARKUP = [
     "<b>x</b>",
@@ -75,7 +75,7 @@ def test_default_page_shows_every_head_and_the_mean():
     tokens = ["I", "want", "to", "live", "in", "Europe", "."]
     assert grid["layout"]["xaxis"]["ticktext"] == tokens * 4  # under each of the 4 heads
     assert grid["layout"]["yaxis"]["ticktext"] == tokens
-    assert [c.proto.id.rsplit("-", 1)[-1] for c in at.get("plotly_chart")] == [
+    assert [c.key for c in at.get("plotly_chart")] == [
         "attention.heads_fig"
     ]  # only the open tab is drawn
     mean = figure(_open(at, "mean"), "attention.mean_fig")

@@ -15,9 +15,9 @@ import torch
 import torch.nn.functional as F
 
 from mha_core import EncoderDecoder, EncoderDecoderConfig, embed_tokens, padding_mask, word_tokenize
-from tests.app.conftest import figures_by_key, make_app, page_text, plotly_array, run_app
-from tests.app.test_hostile_input import RAW_MARKUP, TEXTS
-from tests.conftest import assert_close_f32
+from tests.helpers.app import figures_by_key, make_app, page_text, plotly_array, run_app
+from tests.helpers.inputs import RAW_MARKUP, TEXTS
+from tests.helpers.numeric import assert_close_f32
 from ui.strings import STRINGS
 
 PAGE = "views/encoder_decoder.py"
@@ -58,9 +58,7 @@ def _heatmaps(fig) -> list[np.ndarray]:
 
 
 def _model(d_model=64, n_heads=4, n_layers=2, norm_first=False, seed=0) -> EncoderDecoder:
-    cfg = EncoderDecoderConfig(
-        src_vocab=1,
-        tgt_vocab=1,
+    cfg = EncoderDecoderConfig.vectors_in(
         d_model=d_model,
         n_heads=n_heads,
         n_layers=n_layers,

@@ -7,31 +7,10 @@ import json
 
 import pytest
 
-from tests.app.conftest import figures, run_app, shared
+from tests.helpers.app import figures, run_app, shared
+from tests.helpers.inputs import RAW_MARKUP, TEXTS
 
 PAGES = ["attention", "step", "scaling", "positional", "pretrained", "encoder_decoder", "efficient"]
-MARKUP = [
-    "<b>x</b>",
-    '<a href="https://example.com">x</a>',
-    "<img src=x onerror=alert(1)>",
-    '<span style="font-size:400px">W</span>',
-]
-TEXTS = {
-    "empty": "",
-    "spaces": "   ",
-    "punctuation": "...!?",
-    "single": "word",
-    "repeated": "the cat saw the dog",
-    "forty_the": " ".join(["the"] * 40),
-    "too_long": " ".join(f"w{i}" for i in range(600)),
-    "emoji": "family 👨‍👩‍👧‍👦 flag 🇫🇷 ok 👍🏽",
-    "rtl": "مرحبا بالعالم שלום עולם",
-    "combining": "e\u0301cole nai\u0308ve",
-    "cjk": "我想住在欧洲。",
-    "zero_width": "a\u200bb c\u200bd",
-    **{f"markup_{i}": m for i, m in enumerate(MARKUP)},
-}
-RAW_MARKUP = ("<b>", "<a ", "<img", "<span")
 
 
 def _page(name: str) -> str:

@@ -1,40 +1,80 @@
-"""The app freezes long-lived objects once per page, after collecting (ui/memory.py)."""
+"""The app freezes long-lived objects once per page, after collecting (ui/memory.py).
+
+Each check runs in a fresh Python process: `gc.freeze()` lasts for the whole process, so in the
+test session it would freeze everything the other tests hold, and whatever an earlier test ran
+would already be frozen (the check could not fail).
+"""
 
 from __future__ import annotations
 
-import gc
-import weakref
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
 
-from tests.app.conftest import run_app
-from ui import memory
+ROOT = Path(__file__).resolve().parents[2]
 
 
-class _Node:
-    pass
+def _run_fresh(code: str) -> None:
+    """Run `code` in a new interpreter at the repo root; its asserts fail the test."""
+    done = subprocess.run(
+        [sys.executable, "-c", textwrap.dedent(code)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert done.stdout.strip().endswith("ok"), done.stdout[-3000:]
 
 
 def test_freeze_collects_garbage_first_and_runs_once_per_name():
-    a, b = _Node(), _Node()
-    a.other, b.other = b, a  # a reference cycle: only the collector frees it
-    dead = weakref.ref(a)
-    del a, b
-    gc.disable()  # no automatic collection in between: freeze_once itself must collect
-    try:
+    _run_fresh(
+        """
+        import gc
+        import weakref
+
+        from ui import memory
+
+        class Node:
+            pass
+
+        assert gc.get_freeze_count() == 0 and not memory.frozen()
+        a, b = Node(), Node()
+        a.other, b.other = b, a  # a reference cycle: only the collector frees it
+        dead = weakref.ref(a)
+        del a, b
+        gc.disable()  # no automatic collection in between: freeze_once itself must collect
         assert dead() is not None
         assert memory.freeze_once("test.cycle") is True
         assert dead() is None  # collected, not frozen
-    finally:
         gc.enable()
-    before = gc.get_freeze_count()
-    assert memory.freeze_once("test.cycle") is False  # the second call does nothing
-    assert gc.get_freeze_count() == before
-    assert "test.cycle" in memory.frozen()
+        before = gc.get_freeze_count()
+        assert before > 0
+        assert memory.freeze_once("test.cycle") is False  # the second call does nothing
+        assert gc.get_freeze_count() == before
+        assert memory.frozen() == {"test.cycle"}
+        print("ok")
+        """
+    )
 
 
 def test_a_page_run_freezes_that_page_once():
-    run_app("views/step.py")
-    assert "step" in memory.frozen()
-    assert gc.get_freeze_count() > 0
-    kept = gc.get_freeze_count()
-    gc.collect()
-    assert gc.get_freeze_count() == kept  # collections leave the frozen generation alone
+    _run_fresh(
+        """
+        import gc
+
+        from tests.helpers.app import run_app
+        from ui import memory
+
+        assert gc.get_freeze_count() == 0 and "step" not in memory.frozen()
+        run_app("views/step.py")
+        assert "step" in memory.frozen()
+        kept = gc.get_freeze_count()
+        assert kept > 0
+        gc.collect()
+        assert gc.get_freeze_count() == kept  # collections leave the frozen generation alone
+        assert memory.freeze_once("step") is False  # once per page and process
+        print("ok")
+        """
+    )

@@ -13,7 +13,7 @@ import torch
 from mha_core import AttentionConfig, build_attention, run_attention, word_tokenize
 from mha_core.layer import positional
 from mha_core.lessons import permutation as pm
-from tests.app.conftest import figure, figures_by_key, page_text, plotly_array, rerun, run_app
+from tests.helpers.app import figure, figures_by_key, page_text, plotly_array, rerun, run_app
 
 PE = "views/positional.py"
 TOKENS = ["I", "want", "to", "live", "in", "Europe", "."]

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.app.conftest import figures, plotly_array, run_app
+from tests.helpers.app import figures, plotly_array, run_app
 
 PAGE = "views/pretrained.py"
 

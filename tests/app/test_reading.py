@@ -28,8 +28,8 @@ from mha_core.interpret import (
     value_norms,
 )
 from mha_core.pretrained import layer_trace
-from tests.app.conftest import figure, page_text, plotly_array, run_app, shared
-from tests.app.test_hostile_input import RAW_MARKUP, TEXTS
+from tests.helpers.app import figure, page_text, plotly_array, run_app, shared
+from tests.helpers.inputs import RAW_MARKUP, TEXTS
 from ui.strings import STRINGS
 from viz.reading import KEY_SIDE, OPACITY_LEVELS, QUERY_SIDE
 
@@ -74,7 +74,7 @@ def _segments(fig) -> dict[tuple[str, int, int], float]:
 
 
 def _chart_keys(at) -> set[str]:
-    return {c.proto.id.rsplit("-", 1)[-1] for c in at.get("plotly_chart")}
+    return {c.key for c in at.get("plotly_chart")}
 
 
 def _captions(at) -> str:

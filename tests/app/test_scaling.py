@@ -11,7 +11,7 @@ import pytest
 
 from mha_core import AttentionConfig, run_attention
 from mha_core.lessons import scaling as sc
-from tests.app.conftest import figure, figures_by_key, page_text, plotly_array, rerun, run_app
+from tests.helpers.app import figure, figures_by_key, page_text, plotly_array, rerun, run_app
 
 SCALING = "views/scaling.py"
 TOKENS = ["I", "want", "to", "live", "in", "Europe", "."]

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.app.conftest import make_app, rerun, run_app, shared
+from tests.helpers.app import make_app, rerun, run_app, shared
 from ui.controls import widget_key
 from ui.state import MAX_CHARS
 from ui.strings import STRINGS

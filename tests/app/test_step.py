@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 
 from mha_core import AttentionConfig, build_attention, run_attention, word_tokenize
-from tests.app.conftest import figures_by_key, make_app, plotly_array, run_app
+from tests.helpers.app import figures_by_key, make_app, plotly_array, run_app
 from ui.strings import STRINGS
 
 PAGE = "views/step.py"

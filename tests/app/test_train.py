@@ -18,9 +18,10 @@ import pytest
 import safetensors.torch
 
 from mha_core import TASKS, TrainSettings, predict, train_toy
-from tests.app.conftest import figure, make_app, page_text, plotly_array, rerun, run_app
+from tests.helpers.app import figure, make_app, page_text, plotly_array, rerun, run_app
 from ui.compute import train as compute
 from ui.compute.train import LiveRun, TrainChoice, TryProblem
+from ui.sections import train as train_sections  # its session keys, to set up a run mid-way
 from ui.strings import STRINGS
 
 PAGE = "views/train.py"
@@ -143,8 +144,7 @@ def test_invalid_url_settings_are_named_and_keep_their_defaults():
 def test_trains_a_tiny_run_to_the_end_and_scrubs_the_snapshots():
     at = _train(query={"steps": "6"})
     ref = _reference(steps=6)
-    run = at.session_state["train._run"].run
-    assert run.steps_done == 6 and not run.stopped
+    assert _done_steps(at) == 6 and not at.warning  # trained to the end, not stopped
     assert [h.value for h in at.header][:1] == [EN["train.result.title"]]
     assert at.button(key="train.stop").disabled  # nothing is training any more
     # the curve: one point per step, the core's numbers (same ops in the same order)
@@ -203,8 +203,8 @@ def test_a_new_run_replaces_the_old_one():
     at.number_input(key="train.steps").set_value(4)
     at.button(key="train.start").click()
     rerun(at)
-    run = at.session_state["train._run"].run
-    assert run.steps_done == 4 and run.settings.steps == 4
+    assert _done_steps(at) == 4
+    assert [int(s) for s in at.select_slider(key="train.snapshot").options][-1] == 4
     assert [int(s) for s in at.select_slider(key="train.snapshot").options] == list(range(5))
     assert at.session_state["train.snapshot"] == 4  # the new run's scrubber starts at its end
 
@@ -216,22 +216,23 @@ def test_a_rerun_during_training_goes_on_with_the_same_run():
     live.chunk = 3
     live.advance()  # 3 of 8 steps done when the "click" came
     assert live.step == 3
-    at = run_app(PAGE, **{"train._live": live})
-    run = at.session_state["train._run"].run
-    assert "train._live" not in at.session_state
+    at = run_app(PAGE, **{train_sections.LIVE: live})
     ref = _reference(steps=8, seed=3)
-    assert run.steps_done == 8 and not run.stopped
-    assert [r.loss for r in run.history] == [r.loss for r in ref.history]
+    assert _done_steps(at) == 8 and not at.warning
+    assert at.button(key="train.stop").disabled  # nothing is training any more
+    curves = figure(at, "train.fig.curves")
+    np.testing.assert_array_equal(
+        plotly_array(curves["data"][0]["y"]), [r.loss for r in ref.history]
+    )
 
 
 def test_stop_ends_the_run_and_keeps_it():
     live = LiveRun.start(TrainChoice(steps=50))
     live.chunk = 3
     live.advance()
-    at = run_app(PAGE, **{"train._live": live, "train._stop": True})
-    fin = at.session_state["train._run"]
-    assert fin.run.stopped and fin.run.steps_done == 4 < 50  # the step that saw the stop
-    assert at.session_state["train._stop"] is False
+    at = run_app(PAGE, **{train_sections.LIVE: live, train_sections.STOP: True})
+    assert _done_steps(at) == 4  # the step that saw the stop
+    assert at.button(key="train.stop").disabled
     assert EN["train.stopped"].format(steps_done=4, steps=50) in [w.value for w in at.warning]
     steps = [int(s) for s in at.select_slider(key="train.snapshot").options]
     assert steps[-1] == 4  # the model as it was stopped can be scrubbed to
@@ -241,10 +242,18 @@ def test_stop_ends_the_run_and_keeps_it():
 
 
 # --- the try-it box -----------------------------------------------------------------------------
+def _done_steps(at) -> int:
+    """The steps the finished run reports on the page ("Trained 6 steps in ...")."""
+    prefix, _ = EN["train.done"].split("{steps_done}", 1)
+    done = [m.value for m in at.markdown if m.value.startswith(prefix)]
+    assert len(done) == 1, page_text(at)
+    return int(done[0][len(prefix) :].split()[0])
+
+
 def _with_run(fin, text=None, **state):
     if text is not None:
         state["train.try"] = text
-    return run_app(PAGE, **{"train._run": fin}, **state)
+    return run_app(PAGE, **{train_sections.RUN: fin}, **state)
 
 
 def test_try_it_shows_the_models_answer_and_its_attention(small_run):
@@ -288,7 +297,7 @@ def test_try_it_invalid_input_gets_a_message_and_keeps_the_text(small_run, text,
     at = _with_run(small_run, text)
     assert at.text_input(key="train.try").value == text
     assert not at.get("plotly_chart") or "train.fig.try" not in [
-        c.proto.id.rsplit("-", 1)[-1] for c in at.get("plotly_chart")
+        c.key for c in at.get("plotly_chart")
     ]
     alphabet = "a b c d e f g h"
     if kind == "empty":
@@ -332,7 +341,7 @@ def test_downloads_hold_the_weights_and_the_history(small_run):
 
 
 def test_chinese(small_run):
-    at = run_app(PAGE, **{"shared.lang": "zh", "train._run": small_run})
+    at = run_app(PAGE, **{"shared.lang": "zh", train_sections.RUN: small_run})
     assert at.title[0].value == ZH["train.title"]
     assert at.button(key="train.start").label == ZH["train.start"]
     assert ZH["train.snap.title"] in [h.value for h in at.header]

@@ -6,7 +6,7 @@ import urllib.parse
 
 import pytest
 
-from tests.browser.conftest import plot_layout_axis, wait_for_app
+from tests.helpers.browser import plot_layout_axis, wait_for_app
 
 pytestmark = pytest.mark.browser
 

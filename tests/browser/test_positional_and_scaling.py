@@ -8,7 +8,7 @@ import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from playwright.sync_api import expect
 
-from tests.browser.conftest import plot_data, wait_for_app
+from tests.helpers.browser import plot_data, wait_for_app
 
 pytestmark = pytest.mark.browser
 

@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 import mha_core
-from tests.browser.conftest import wait_for_app
+from tests.helpers.browser import wait_for_app
 
 pytestmark = pytest.mark.browser
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
-from tests.browser.conftest import wait_for_app
+from tests.helpers.browser import wait_for_app
 
 pytestmark = pytest.mark.browser
 

@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from mha_core import AttentionConfig, MultiHeadAttention, causal_mask, padding_mask, run_attention
-from tests.conftest import assert_close_f32
+from tests.helpers.numeric import assert_close_f32
 
 SHAPES = [(8, 1, 1), (8, 2, 5), (16, 4, 7), (12, 3, 9), (64, 8, 13), (96, 12, 4), (384, 12, 17)]
 

@@ -8,16 +8,14 @@ import torch.nn.functional as F
 
 from mha_core import EncoderDecoder, EncoderDecoderConfig, embed_tokens, padding_mask
 from mha_core.lessons.encoder_decoder import dropout_comparison, padded_batch, pair_attention
-from tests.conftest import assert_close_f32
+from tests.helpers.numeric import assert_close_f32
 
 SRC = ["the", "cat", "saw", "the", "dog"]
 TGT = ["le", "chat", "a", "vu"]
 
 
 def _model(norm_first=False, n_layers=2, d_model=16, n_heads=4, seed=3):
-    cfg = EncoderDecoderConfig(
-        src_vocab=1,
-        tgt_vocab=1,
+    cfg = EncoderDecoderConfig.vectors_in(
         d_model=d_model,
         n_heads=n_heads,
         n_layers=n_layers,

@@ -18,19 +18,18 @@ from pathlib import Path
 import pytest
 import torch
 import torch.nn.functional as F
-from transformers import AutoTokenizer, BertModel
+from transformers import AutoTokenizer
 from transformers.models.bert.tokenization_bert_legacy import BertTokenizerLegacy
 
 import mha_core
 from mha_core.layer.attention import AttentionTrace
 from mha_core.pretrained import (
-    PretrainedModel,
     PretrainedTrace,
     default_model_path,
     layer_trace,
     rehead,
 )
-from tests.conftest import assert_close_f32
+from tests.helpers.numeric import assert_close_f32
 
 ATTN_ATOL = 1e-5
 HIDDEN_ATOL = 1e-4
@@ -76,19 +75,6 @@ PAIRS = [
     ("The cat sat on the mat.", "Where did the cat sit?"),
     ("Attention is all you need.", "注意力就是你所需要的 🙂"),
 ]
-
-
-@pytest.fixture(scope="module")
-def ours() -> PretrainedModel:
-    return mha_core.load_pretrained()
-
-
-@pytest.fixture(scope="module")
-def hf_model() -> BertModel:
-    model = BertModel.from_pretrained(
-        str(default_model_path()), attn_implementation="eager", local_files_only=True
-    )
-    return model.eval()
 
 
 @pytest.fixture(scope="module")

@@ -14,9 +14,7 @@ import numpy as np
 import pytest
 import torch
 import torch.nn.functional as F
-from transformers import BertModel
 
-import mha_core
 from mha_core.interpret import (
     CATEGORIES,
     CLARK_2019,
@@ -34,7 +32,6 @@ from mha_core.interpret import (
     transformed_value_norms,
     value_norms,
 )
-from mha_core.pretrained import PretrainedModel, default_model_path
 
 SENTENCES = [
     "The committee, which met on Friday, postponed the vote until March.",
@@ -43,19 +40,6 @@ SENTENCES = [
     "I want to live in Europe",
 ]
 MIDDLE = slice(1, 5)  # layers 2-5 of 6 (0-based 1..4)
-
-
-@pytest.fixture(scope="module")
-def ours() -> PretrainedModel:
-    return mha_core.load_pretrained()
-
-
-@pytest.fixture(scope="module")
-def hf_model() -> BertModel:
-    model = BertModel.from_pretrained(
-        str(default_model_path()), attn_implementation="eager", local_files_only=True
-    )
-    return model.eval()
 
 
 def hf_run(hf_model, trace, zero: tuple[int, int] | None = None):

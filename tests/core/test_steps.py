@@ -22,7 +22,7 @@ from hypothesis import strategies as st
 
 from mha_core import AttentionConfig, build_attention, run_attention, valid_head_counts
 from mha_core.lessons.steps import HeadSteps, head_steps
-from tests.conftest import assert_close_f32
+from tests.helpers.numeric import assert_close_f32
 
 F32 = 1e-6  # same float32 arithmetic, possibly another order of summation
 # float64 reference against float32 results: float32 (eps 1.2e-7) accumulated over at most

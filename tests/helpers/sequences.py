@@ -18,7 +18,7 @@ from streamlit.testing.v1 import AppTest
 import viz
 from mha_core.interpret import FILTERS
 from mha_core.lessons.scaling import D_K_GRID, DISTRIBUTIONS
-from tests.app.conftest import make_app
+from tests.helpers.app import make_app
 from ui import controls, url
 from ui.compute import train as train_compute
 from ui.sections import efficient, reading

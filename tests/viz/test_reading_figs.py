@@ -11,14 +11,13 @@ import plotly.graph_objects as go
 import pytest
 
 from viz.grid import layer_head_mosaic
+from viz.head_map import add_block_targets, head_importance
 from viz.reading import (
     HEAD_COLORS,
     KEY_SIDE,
     MAX_LINE_HEADS,
     OPACITY_LEVELS,
     QUERY_SIDE,
-    add_block_targets,
-    head_importance,
     lines_view,
     query_key_figure,
     share_bars,

@@ -23,9 +23,7 @@ def model_config(
     """The page's model: the sidebar's size and seed, N layers, post- or pre-norm, no dropout
     inside (the page shows dropout on its own). Sentences enter as vectors, so the vocabularies
     are never used (size 1)."""
-    return EncoderDecoderConfig(
-        src_vocab=1,
-        tgt_vocab=1,
+    return EncoderDecoderConfig.vectors_in(
         d_model=d_model,
         n_heads=n_heads,
         n_layers=n_layers,

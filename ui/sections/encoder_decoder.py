@@ -21,14 +21,9 @@ from ui.state import (
     parse_choice,
     parse_int,
 )
+from viz.diagram import DIAGRAM_LABELS, block_diagram
 from viz.matrix import matrix_heatmap
-from viz.transformer import (
-    DIAGRAM_LABELS,
-    block_diagram,
-    mask_figure,
-    normalised_matrix,
-    padding_mask_figure,
-)
+from viz.transformer import mask_figure, normalised_matrix, padding_mask_figure
 
 P = "encoder_decoder"
 K_TARGET = f"{P}.target"
@@ -198,7 +193,7 @@ def url_parsers(target: str) -> dict:
 
 # --- the block diagram -----------------------------------------------------------------------
 def highlighted_boxes(part: str, norm_first: bool) -> set[str]:
-    """The boxes of `viz.transformer.block_layout` that the part shown below lives in."""
+    """The boxes of `viz.diagram.block_layout` that the part shown below lives in."""
     if part == "attention":
         return {"enc.self_attn", "dec.masked_attn", "dec.cross_attn"}
     if part == "addnorm":

@@ -17,6 +17,14 @@ from ui.state import MAX_SEED, Settings
 from viz import positional as pviz
 from viz.heatmap import head_grid
 
+# the page's own controls (session state keys, also their URL names after the dot)
+K_D_MODEL = "positional.pe_d_model"  # not "d_model": the sidebar has that URL name
+K_N_POSITIONS = "positional.n_positions"
+K_SHUFFLE_SEED = "positional.shuffle_seed"
+K_HEAD = "positional.head"
+K_DIMS = "positional.dims"
+K_ANCHOR = "positional.anchor"
+
 MAX_DIMS = 7
 SAME_TOL = 1e-5  # float32 rounding of one attention layer stays far below this
 
@@ -29,7 +37,7 @@ def default_dims(d_model: int) -> list[int]:
 
 
 def _reshuffle() -> None:
-    ss["positional.shuffle_seed"] = (int(ss["positional.shuffle_seed"]) + 1) % (MAX_SEED + 1)
+    ss[K_SHUFFLE_SEED] = (int(ss[K_SHUFFLE_SEED]) + 1) % (MAX_SEED + 1)
 
 
 def curves(table: PositionalTable, n_pos: int, d_model: int) -> None:
@@ -43,11 +51,11 @@ def curves(table: PositionalTable, n_pos: int, d_model: int) -> None:
     chosen = ss.get("positional.dims")
     kept = [d for d in chosen or [] if isinstance(d, int) and 0 <= d < d_model]
     if chosen is None or (chosen and not kept):  # none chosen yet, or none left at this d_model
-        ss["positional.dims"] = default_dims(d_model)
+        ss[K_DIMS] = default_dims(d_model)
     dims = controls.multiselect(
         t("positional.dims"),
         list(range(d_model)),
-        key="positional.dims",
+        key=K_DIMS,
         format_func=dim_label,
         max_selections=MAX_DIMS,
         help=t("positional.dims_help", n=MAX_DIMS),
@@ -135,7 +143,7 @@ def similarity(table: PositionalTable, n_pos: int, d_model: int) -> None:
         t("positional.anchor"),
         0,
         n_pos - 1,
-        key="positional.anchor",
+        key=K_ANCHOR,
         help=t("positional.anchor_help"),
     )
     anchors = sorted({0, int(anchor)})
@@ -201,20 +209,20 @@ def sentence(settings: Settings) -> None:
         min_value=0,
         max_value=MAX_SEED,
         step=1,
-        key="positional.shuffle_seed",
+        key=K_SHUFFLE_SEED,
         where=c1,
     )
     c2.button(t("positional.reshuffle"), key="positional.reshuffle", on_click=_reshuffle)
     head = controls.selectbox(
         t("positional.head"),
         list(range(settings.n_heads)),
-        key="positional.head",
+        key=K_HEAD,
         format_func=lambda h: t("positional.head_option", h=h),
         fallback=0,
         where=c3,
     )
 
-    perm = shuffle_permutation(len(tokens), int(ss["positional.shuffle_seed"]))
+    perm = shuffle_permutation(len(tokens), int(ss[K_SHUFFLE_SEED]))
     shuffled = [tokens[i] for i in perm]
     st.markdown(t("positional.perm", perm=", ".join(map(str, perm.tolist()))))
     st.code(

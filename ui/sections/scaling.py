@@ -13,6 +13,15 @@ from ui.state import Settings
 from viz import attention_heatmap
 from viz import scaling as sviz
 
+# the page's own controls (session state keys, also their URL names after the dot)
+K_DISTRIBUTION = "scaling.distribution"
+K_SAMPLES = "scaling.samples"
+K_HIST_D_K = "scaling.hist_d_k"
+K_N_KEYS = "scaling.n_keys"
+K_HEAD = "scaling.head"
+K_TAU = "scaling.tau"
+K_TAU_SQRT = "scaling.tau_sqrt"
+
 TEMPERATURES = temperature_grid()  # 0.25 ... 128, sqrt(2) apart
 
 
@@ -26,6 +35,8 @@ def parse_tau(raw: str) -> float:
     if value not in TEMPERATURES:
         raise ValueError(raw)
     return value
+
+
 ss = st.session_state
 
 
@@ -67,8 +78,8 @@ def spread(settings: Settings, dist: str, n_samples: int, seed: int) -> None:
         )
     )
 
-    controls.select_slider(t("scaling.hist_d_k"), D_K_GRID, key="scaling.hist_d_k")
-    sample = stats.at(int(ss["scaling.hist_d_k"]))
+    controls.select_slider(t("scaling.hist_d_k"), D_K_GRID, key=K_HIST_D_K)
+    sample = stats.at(int(ss[K_HIST_D_K]))
     fig = sviz.histogram_figure(
         sample.unscaled,
         sample.scaled,
@@ -103,8 +114,8 @@ def saturation(dist: str, n_samples: int, seed: int) -> None:
         r"\frac{\partial\, \mathrm{softmax}(z)_i}{\partial z_j} = p_i(\delta_{ij} - p_j), \qquad "
         r"\lVert J \rVert_F = \sqrt{\textstyle\sum_{i,j} J_{ij}^2}"
     )
-    controls.slider(t("scaling.n_keys"), 2, 64, key="scaling.n_keys", help=t("scaling.n_keys_help"))
-    n_keys = int(ss["scaling.n_keys"])
+    controls.slider(t("scaling.n_keys"), 2, 64, key=K_N_KEYS, help=t("scaling.n_keys_help"))
+    n_keys = int(ss[K_N_KEYS])
     curves = compute.saturation_curves(n_keys, n_samples, seed, dist)
     uniform = curves.uniform
     fig = sviz.saturation_figure(
@@ -149,23 +160,29 @@ def sentence(settings: Settings) -> None:
     head = controls.selectbox(
         t("scaling.head"),
         list(range(settings.n_heads)),
-        key="scaling.head",
+        key=K_HEAD,
         format_func=lambda h: t("scaling.head_option", h=h),
         fallback=0,
         where=c1,
     )
-    use_sqrt = controls.toggle(t("scaling.tau_sqrt", d_k=d_k), key="scaling.tau_sqrt", where=c2)
+    use_sqrt = controls.toggle(t("scaling.tau_sqrt", d_k=d_k), key=K_TAU_SQRT, where=c2)
     controls.select_slider(
         t("scaling.tau"),
         TEMPERATURES,
-        key="scaling.tau",
+        key=K_TAU,
         format_func=_fmt_tau,
         disabled=use_sqrt,
         where=c3,
     )
-    tau = equivalent_temperature(d_k) if use_sqrt else float(ss["scaling.tau"])
+    tau = equivalent_temperature(d_k) if use_sqrt else float(ss[K_TAU])
     result = compute.sentence_scaling(tuple(tokens), settings.config(), tau)
 
+    _scaled_pair(result, head, tokens, d_k)
+    _temperature(result, head, tokens, d_k, tau)
+
+
+def _scaled_pair(result, head: int, tokens: list[str], d_k: int) -> None:
+    """One head's weights with and without the division by sqrt(d_k), and what changed."""
     st.markdown(t("scaling.pair_intro", d_k=d_k, sqrt=equivalent_temperature(d_k)))
     fig = sviz.heatmap_pair(
         result.scaled[head],
@@ -177,7 +194,7 @@ def sentence(settings: Settings) -> None:
         y_title=t("scaling.query"),
     )
     widgets.plot(fig, key="scaling.pair_fig")
-    s_u, s_s, s_t = result.stats["unscaled"], result.stats["scaled"], result.stats["tempered"]
+    s_u, s_s = result.stats["unscaled"], result.stats["scaled"]
     st.markdown(
         t(
             "scaling.pair_result",
@@ -193,6 +210,10 @@ def sentence(settings: Settings) -> None:
         )
     )
 
+
+def _temperature(result, head: int, tokens: list[str], d_k: int, tau: float) -> None:
+    """The head at temperature tau, and entropy and largest weight over every temperature."""
+    s_u, s_s, s_t = result.stats["unscaled"], result.stats["scaled"], result.stats["tempered"]
     st.markdown("#### " + t("scaling.temp_title"))
     st.latex(
         r"\mathrm{softmax}\!\left(\frac{QK^\top}{\tau}\right), \qquad "

@@ -213,40 +213,7 @@ def score_matrices(s: HeadSteps, v: StepView) -> None:
         )
     if additive and scorer.open:  # drawn only when opened
         with scorer:
-            a_cols = st.columns(3)
-            for col, part, w in zip(a_cols, "qk", (s.additive.w_q, s.additive.w_k)):
-                fig = matrix_heatmap(
-                    w.numpy()[v.k0 : v.k1, v.k0 : v.k1],
-                    row_start=v.k0,
-                    col_start=v.k0,
-                    title=t(
-                        "step.fig.additive_w", name=SYMBOLS[f"add_{part}"], h=v.head, d_k=v.d_k
-                    ),
-                    row_title=v.labels.dim,
-                    col_title=v.labels.dim,
-                    value_label=v.labels.value,
-                )
-                _plot(fig, f"step.fig.additive_{part}", col)
-            fig = matrix_heatmap(
-                s.additive.v.numpy()[None, v.k0 : v.k1],
-                [SYMBOLS["add_v"]],
-                col_start=v.k0,
-                title=t("step.fig.additive_v", h=v.head, d_k=v.d_k),
-                col_title=v.labels.dim,
-                value_label=v.labels.value,
-            )
-            _plot(fig, "step.fig.additive_v", a_cols[2])
-            st.caption(t("step.s2.additive_features_note"))
-            fig = matrix_heatmap(
-                s.additive.features.numpy()[:, v.k0 : v.k1],
-                v.tokens,
-                col_start=v.k0,
-                title=t("step.fig.features", i=v.query, T=v.T, d_k=v.d_k),
-                row_title=v.labels.key,
-                col_title=v.labels.dim,
-                value_label=v.labels.value,
-            )
-            _plot(fig, "step.fig.features")
+            _additive_parts(s, v)
 
     st.subheader(t("step.mask.title"))
     if s.mask == "causal":
@@ -255,6 +222,42 @@ def score_matrices(s: HeadSteps, v: StepView) -> None:
         _plot(token_by_token(v, s.masked_scores.numpy(), t("step.fig.masked")), "step.fig.masked")
     else:
         st.markdown(t("step.mask.none"))
+
+
+def _additive_parts(s: HeadSteps, v: StepView) -> None:
+    """The additive scorer's own weights (W_q, W_k, v) and the features of the query's row."""
+    a_cols = st.columns(3)
+    for col, part, w in zip(a_cols, "qk", (s.additive.w_q, s.additive.w_k)):
+        fig = matrix_heatmap(
+            w.numpy()[v.k0 : v.k1, v.k0 : v.k1],
+            row_start=v.k0,
+            col_start=v.k0,
+            title=t("step.fig.additive_w", name=SYMBOLS[f"add_{part}"], h=v.head, d_k=v.d_k),
+            row_title=v.labels.dim,
+            col_title=v.labels.dim,
+            value_label=v.labels.value,
+        )
+        _plot(fig, f"step.fig.additive_{part}", col)
+    fig = matrix_heatmap(
+        s.additive.v.numpy()[None, v.k0 : v.k1],
+        [SYMBOLS["add_v"]],
+        col_start=v.k0,
+        title=t("step.fig.additive_v", h=v.head, d_k=v.d_k),
+        col_title=v.labels.dim,
+        value_label=v.labels.value,
+    )
+    _plot(fig, "step.fig.additive_v", a_cols[2])
+    st.caption(t("step.s2.additive_features_note"))
+    fig = matrix_heatmap(
+        s.additive.features.numpy()[:, v.k0 : v.k1],
+        v.tokens,
+        col_start=v.k0,
+        title=t("step.fig.features", i=v.query, T=v.T, d_k=v.d_k),
+        row_title=v.labels.key,
+        col_title=v.labels.dim,
+        value_label=v.labels.value,
+    )
+    _plot(fig, "step.fig.features")
 
 
 def softmax(s: HeadSteps, v: StepView) -> None:

@@ -145,7 +145,6 @@ def intro() -> None:
 
 def controls() -> None:
     """The settings of the next run, and the Train / Stop buttons."""
-    ss = st.session_state
     c_task, c_desc = st.columns([1, 2])
     task = ctl.radio(
         t("train.task"),
@@ -202,7 +201,12 @@ def controls() -> None:
         help=t("train.seed_help"),
         where=c_seed,
     )
-    choice = current_choice()
+    _buttons(current_choice())
+
+
+def _buttons(choice: TrainChoice) -> None:
+    """d_k of the next run, the Train / Stop buttons, and the last run's error if any."""
+    ss = st.session_state
     st.markdown(
         t(
             "train.d_k",
