@@ -12,7 +12,7 @@ import torch
 import torch.nn.functional as F
 
 from mha_core import AttentionConfig, build_attention, run_attention, word_tokenize
-from tests.app.conftest import figure, figures, figures_by_key, make_app, page_text, plotly_array
+from tests.helpers.app import figure, figures, figures_by_key, make_app, page_text, plotly_array
 from ui.numbers import num
 
 PAGE = "views/efficient.py"

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from mha_core.gpt import direct_logit_attribution
-from tests.app.conftest import figures_by_key, make_app, page_text, plotly_array, rerun, run_app
+from tests.helpers.app import figures_by_key, make_app, page_text, plotly_array, rerun, run_app
 from ui.compute import induction as compute
 from ui.compute.induction import InductionChoice, LivePair, TypedProblem
 from ui.strings import STRINGS

@@ -18,8 +18,8 @@ import urllib.request
 
 import pytest
 
-from tests.browser.conftest import wait_for_app
 from tests.browser.server import ROOT
+from tests.helpers.browser import wait_for_app
 
 pytestmark = pytest.mark.browser
 

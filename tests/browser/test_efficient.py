@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.browser.conftest import wait_for_app
+from tests.helpers.browser import wait_for_app
 
 pytestmark = pytest.mark.browser
 

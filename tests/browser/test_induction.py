@@ -8,7 +8,7 @@ import re
 
 import pytest
 
-from tests.browser.conftest import wait_for_app
+from tests.helpers.browser import wait_for_app
 
 pytestmark = pytest.mark.browser
 

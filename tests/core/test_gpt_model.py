@@ -13,7 +13,7 @@ from transformers import GPT2Config, GPT2LMHeadModel
 
 from mha_core.gpt import DecoderOnly, DecoderOnlyConfig, gelu_new
 from mha_core.layer.attention import MultiHeadAttention
-from tests.conftest import assert_close_f32
+from tests.helpers.numeric import assert_close_f32
 
 TOL = dict(rtol=1e-5, atol=1e-5)
 
