@@ -65,7 +65,7 @@ tr = compute.run(text, text_pair)
 if tr.truncated:
     st.warning(t("pretrained.truncated", n_total=tr.n_total_tokens, limit=len(tr.tokens)))
 with st.expander(t("pretrained.tokens", n=tr.n_tokens), expanded=tr.n_tokens <= 24):
-    st.code("  ".join(f"{i}:{tok}" for i, tok in enumerate(tr.tokens)), language=None)
+    widgets.token_code(tr.tokens)
     if text_pair:
         types = " ".join(map(str, tr.token_type_ids.tolist()))
         st.caption(t("pretrained.token_types", types=types))

@@ -13,6 +13,7 @@ from mha_core.lessons.encoder_decoder import DropoutComparison, PaddedBatch, Pai
 from ui import controls, widgets
 from ui.compute.attention import tokenize
 from ui.i18n import t
+from ui.numbers import num
 from ui.state import (
     MAX_HEADS,
     MAX_SEED,
@@ -60,7 +61,7 @@ DEFAULTS = {
 
 def _num(x: float) -> str:
     """A computed number as the page states it: 3 significant digits, exact 0 as "0"."""
-    return f"{x:.3g}"
+    return num(x)
 
 
 def _plot(fig, key: str, where=None) -> None:
@@ -448,7 +449,7 @@ def dropout(dv: DropoutComparison, tokens: list[str], head: int, layer: int, see
                 total=dv.n_total,
                 frac=f"{dv.train.dropped_fraction:.1%}",
                 p=f"{p:.2f}",
-                scale=f"{dv.train.scale:.6g}",
+                scale=num(dv.train.scale, 6),
                 lo=f"{lo:.6f}",
                 hi=f"{hi:.6f}",
                 rs_lo=f"{float(train_sums.min()):.4f}",

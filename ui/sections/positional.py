@@ -10,6 +10,7 @@ from mha_core.lessons.permutation import permutation_matrix, shuffle_permutation
 from ui import controls, url, widgets
 from ui.compute import positional as compute
 from ui.i18n import t
+from ui.numbers import num
 from ui.state import MAX_SEED, Settings
 from viz import positional as pviz
 
@@ -34,7 +35,8 @@ def curves(table: PositionalTable, n_pos: int, d_model: int) -> None:
     st.subheader(t("positional.curves"))
 
     def dim_label(d: int) -> str:
-        return t("positional.dim_option", d=d, fn="sin" if d % 2 == 0 else "cos", wl=wl[d // 2])
+        fn = "sin" if d % 2 == 0 else "cos"
+        return t("positional.dim_option", d=d, fn=fn, wl=num(wl[d // 2], 4))
 
     chosen = ss.get("positional.dims")
     kept = [d for d in chosen or [] if isinstance(d, int) and 0 <= d < d_model]
@@ -62,9 +64,9 @@ def curves(table: PositionalTable, n_pos: int, d_model: int) -> None:
             t(
                 "positional.curves_caption",
                 fast=fast,
-                wl_fast=wl[fast // 2],
+                wl_fast=num(wl[fast // 2], 4),
                 slow=slow,
-                wl_slow=wl[slow // 2],
+                wl_slow=num(wl[slow // 2], 4),
             )
         )
     else:
@@ -103,7 +105,7 @@ def wavelengths(table: PositionalTable, n_pos: int, d_model: int) -> None:
         t(
             "positional.wavelength_caption",
             shortest=wl[0],
-            longest=wl[-1],
+            longest=num(wl[-1], 6),
             last=len(wl) - 1,
             n_long=n_long,
             n_pairs=len(wl),
@@ -148,8 +150,8 @@ def similarity(table: PositionalTable, n_pos: int, d_model: int) -> None:
     st.markdown(
         t(
             "positional.similarity_check",
-            spread=table.offset_spread,
-            dev=table.offset_max_dev,
+            spread=num(table.offset_spread),
+            dev=num(table.offset_max_dev),
             peak=table.similarity[0, 0],
             d=d_model,
         )
@@ -174,7 +176,7 @@ def layouts(table: PositionalTable, n_pos: int, d_model: int) -> None:
         t(
             "positional.layouts_perm",
             perm=", ".join(map(str, shown)) + more,
-            diff=table.layout_max_diff,
+            diff=num(table.layout_max_diff),
             d=d_model,
         )
     )
@@ -215,10 +217,11 @@ def sentence(settings: Settings) -> None:
     st.markdown(t("positional.perm", perm=", ".join(map(str, perm.tolist()))))
     st.code(
         "\n".join(
-            t("positional.perm_row", i=i, j=int(j), tok=tok)
+            t("positional.perm_row", i=i, j=int(j), tok=f"{widgets.FSI}{tok}{widgets.PDI}")
             for i, (j, tok) in enumerate(zip(perm, shuffled))
         ),
         language=None,
+        wrap_lines=True,
     )
     fig = pviz.permutation_figure(
         permutation_matrix(perm),
@@ -250,8 +253,8 @@ def sentence(settings: Settings) -> None:
         st.markdown(
             t(
                 "positional.verdict_same" if same else "positional.verdict_changed",
-                diff=result.max_abs_diff,
+                diff=num(result.max_abs_diff),
                 heads=settings.n_heads,
-                tol=SAME_TOL,
+                tol=num(SAME_TOL),
             )
         )

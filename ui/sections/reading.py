@@ -21,6 +21,7 @@ from mha_core.interpret import (
 from ui import controls, widgets
 from ui.compute import reading as compute
 from ui.i18n import t
+from ui.numbers import num
 from viz.reading import (
     KEY_SIDE,
     MAX_LINE_HEADS,
@@ -328,10 +329,10 @@ def ablation(s: Sentence, layer: int, head: int, filt: Filter) -> None:
                 "reading.ablation.top",
                 layer=int(hi[0]),
                 head=int(hi[1]),
-                value=float(imp[hi]),
+                value=num(imp[hi], 4),
                 low_layer=int(lo[0]),
                 low_head=int(lo[1]),
-                low=float(imp[lo]),
+                low=num(imp[lo], 4),
             )
         )
     with right:

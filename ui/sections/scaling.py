@@ -9,6 +9,7 @@ from mha_core.lessons.scaling import D_K_GRID, equivalent_temperature, temperatu
 from ui import controls, widgets
 from ui.compute import scaling as compute
 from ui.i18n import t
+from ui.numbers import num
 from ui.state import Settings
 from viz import attention_heatmap
 from viz import scaling as sviz
@@ -17,7 +18,7 @@ TEMPERATURES = temperature_grid()  # 0.25 ... 128, sqrt(2) apart
 
 
 def _fmt_tau(tau: float) -> str:
-    return f"{tau:g}"
+    return num(tau, 3)
 
 
 def parse_tau(raw: str) -> float:
@@ -88,9 +89,9 @@ def spread(settings: Settings, dist: str, n_samples: int, seed: int) -> None:
             slo=slo,
             shi=shi,
             gap=gap,
-            odds=odds,
+            odds=num(odds, 4),
             sgap=sgap,
-            sodds=sodds,
+            sodds=num(sodds, 4),
         )
     )
 
@@ -155,15 +156,17 @@ def sentence(settings: Settings) -> None:
         where=c1,
     )
     use_sqrt = controls.toggle(t("scaling.tau_sqrt", d_k=d_k), key="scaling.tau_sqrt", where=c2)
-    controls.select_slider(
-        t("scaling.tau"),
-        TEMPERATURES,
-        key="scaling.tau",
-        format_func=_fmt_tau,
-        disabled=use_sqrt,
-        where=c3,
-    )
-    tau = equivalent_temperature(d_k) if use_sqrt else float(ss["scaling.tau"])
+    if use_sqrt:  # the slider shows the temperature used, √d_k; the chosen one stays stored
+        tau = equivalent_temperature(d_k)
+        controls.shown_slider(
+            t("scaling.tau"), TEMPERATURES, tau, format_func=_fmt_tau, where=c3,
+            help=t("scaling.tau_fixed", d_k=d_k, tau=_fmt_tau(tau)),
+        )
+    else:
+        controls.select_slider(
+            t("scaling.tau"), TEMPERATURES, key="scaling.tau", format_func=_fmt_tau, where=c3
+        )
+        tau = float(ss["scaling.tau"])
     result = compute.sentence_scaling(tuple(tokens), settings.config(), tau)
 
     st.markdown(t("scaling.pair_intro", d_k=d_k, sqrt=equivalent_temperature(d_k)))
@@ -202,7 +205,7 @@ def sentence(settings: Settings) -> None:
     fig = attention_heatmap(
         result.tempered[head],
         tokens,
-        title=t("scaling.temp_heatmap", tau=tau),
+        title=t("scaling.temp_heatmap", tau=num(tau, 4)),
         zmax=1.0,
         value_label=t("scaling.weight"),
         x_title=t("scaling.key"),
@@ -212,10 +215,10 @@ def sentence(settings: Settings) -> None:
     st.markdown(
         t(
             "scaling.temp_result",
-            tau=tau,
+            tau=num(tau, 4),
             sqrt=equivalent_temperature(d_k),
             d_k=d_k,
-            diff=result.tempered_vs_scaled,
+            diff=num(result.tempered_vs_scaled),
             mw=s_t.max_weight,
             en=s_t.entropy,
         )
@@ -228,7 +231,7 @@ def sentence(settings: Settings) -> None:
             s_s.max_weight,
             t("scaling.mark_scaled", d_k=d_k),
         ),
-        (tau, s_t.entropy, s_t.max_weight, t("scaling.mark_current", tau=tau)),
+        (tau, s_t.entropy, s_t.max_weight, t("scaling.mark_current", tau=num(tau, 4))),
     ]
     fig = sviz.temperature_figure(
         result.sweep.temperatures,

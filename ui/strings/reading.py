@@ -114,7 +114,7 @@ EN = {
     "reading.ablation.hint": "click to show this head",
     "reading.ablation.value": "1 − cos",
     "reading.ablation.top": "Most important for this sentence: layer {layer}, head {head} "
-    "(1 − cos = {value:.4g}); least: layer {low_layer}, head {low_head} ({low:.4g}).",
+    "(1 − cos = {value}); least: layer {low_layer}, head {low_head} ({low}).",
     "reading.ablation.head_fig": "Layer {layer}, head {head}: attention weights",
     "reading.ablation.long": "The sentence has {n} tokens: head ablation runs {layers} batched "
     "passes of {copies} copies of the encoder and takes a few seconds at this length.",
@@ -271,8 +271,8 @@ ZH = {
     "reading.ablation.click": "点击一个格子 (或使用顶部的选择框),在图旁显示这个头的注意力模式。",
     "reading.ablation.hint": "点击显示这个头",
     "reading.ablation.value": "1 − cos",
-    "reading.ablation.top": "对这个句子最重要的是:第 {layer} 层,第 {head} 个头 (1 − cos = {value:.4g});"
-    "最不重要的是:第 {low_layer} 层,第 {low_head} 个头 ({low:.4g})。",
+    "reading.ablation.top": "对这个句子最重要的是:第 {layer} 层,第 {head} 个头 (1 − cos = {value});"
+    "最不重要的是:第 {low_layer} 层,第 {low_head} 个头 ({low})。",
     "reading.ablation.head_fig": "第 {layer} 层,第 {head} 个头:注意力权重",
     "reading.ablation.long": "这个句子有 {n} 个标记:头消融要对编码器的 {copies} 个副本分批运行 {layers} "
     "次,在这个长度下需要几秒钟。",
