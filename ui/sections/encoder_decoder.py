@@ -339,10 +339,10 @@ def padding(bv: PaddedBatch, head: int) -> None:
 
 def add_norm(bv: PaddedBatch) -> None:
     """The residual sum, LayerNorm (per token) beside BatchNorm (per feature), with statistics."""
-    N, C = int(bv.real.sum()), bv.residual.shape[-1]
-    st.markdown(t(f"{P}.norm.text_pre" if bv.norm_first else f"{P}.norm.text_post", layer=bv.layer))
+    N, C = int(bv.real.sum()), bv.residual.shape[-1]  # the intro is above the controls
     if len(bv.tokens) > 1:
-        st.caption(t(f"{P}.norm.batch", n=len(bv.tokens[1]), N=N))
+        n = len(bv.tokens[1])
+        st.caption(t(f"{P}.norm.batch_one" if n == 1 else f"{P}.norm.batch", n=n, N=N))
     rows = [t(f"{P}.batch_row", b=b + 1, token=tok) for b, tok in bv.row_labels]
     labels = dict(
         row_title=t(f"{P}.token"),

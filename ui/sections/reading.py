@@ -247,7 +247,8 @@ def rollout(s: Sentence, layer: int, filt: Filter) -> None:
     which inputs feed [CLS] and the mean-pooled output after the last layer."""
     text, tokens = s.text, s.tokens
     st.subheader(t("reading.rollout.title", layer=layer))
-    st.markdown(t("reading.rollout.what", layer=layer))
+    span = t("reading.rollout.span_one" if layer == 0 else "reading.rollout.span", layer=layer)
+    st.markdown(t("reading.rollout.what", layer=layer, span=span))
     residual = controls.toggle(
         t("reading.rollout.residual"), key=K_RESIDUAL, help=t("reading.rollout.residual_help")
     )
@@ -259,7 +260,7 @@ def rollout(s: Sentence, layer: int, filt: Filter) -> None:
             tokens,
             filt,
             key="reading.fig.rollout",
-            title=t("reading.rollout.fig", layer=layer),
+            title=t("reading.rollout.fig", span=span),
             value_label=t("reading.rollout.value"),
             x_title=t("reading.rollout.col"),
             y_title=t("reading.rollout.row"),

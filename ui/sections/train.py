@@ -473,7 +473,8 @@ def try_it(fin: FinishedRun) -> None:
     else:
         st.error(t("train.try.wrong"))
     if not p.in_training_range:
-        st.info(t("train.try.outside", n=len(p.input), min_len=task.min_len, max_len=task.max_len))
+        n, key = len(p.input), "train.try.outside_one" if len(p.input) == 1 else "train.try.outside"
+        st.info(t(key, n=n, min_len=task.min_len, max_len=task.max_len))
     st.caption(t("train.try.attention"))
     kind, layer = _kind_and_layer(K_TRY_KIND, K_TRY_LAYER, run.settings.n_layers)
     weights = {"cross": p.cross, "decoder_self": p.decoder_self, "encoder_self": p.encoder_self}

@@ -118,8 +118,10 @@ EN = {
     "train.try.right": "Right.",
     "train.try.wrong": "Wrong.",
     "train.try.empty_output": "(nothing)",
-    "train.try.outside": "The model never saw {n} symbols in training (only {min_len} to "
-    "{max_len}): this shows how it generalises.",
+    "train.try.outside": "The model never saw a sequence of {n} symbols in training (only "
+    "{min_len} to {max_len}): this shows how it generalises.",
+    "train.try.outside_one": "The model never saw a sequence of 1 symbol in training (only "
+    "{min_len} to {max_len}): this shows how it generalises.",
     "train.try.attention": "The attention that made the answer: the decoder reads its own "
     "answer one symbol at a time (row t predicts symbol t + 1).",
 }
@@ -225,6 +227,8 @@ ZH = {
     "train.try.empty_output": "(空)",
     "train.try.outside": "模型训练时从未见过 {n} 个符号的序列(只见过 {min_len} 到 {max_len} 个):"
     "这里展示它如何推广。",
+    "train.try.outside_one": "模型训练时从未见过只有 1 个符号的序列(只见过 {min_len} 到 "
+    "{max_len} 个):这里展示它如何推广。",
     "train.try.attention": "产生这个回答的注意力:解码器一次一个符号地读入自己的回答(第 t 行"
     "预测第 t + 1 个符号)。",
 }
