@@ -48,6 +48,10 @@ EN = {
     "{steps} steps, learning rate {lr}, seed {seed}.",
     "train.progress": "Step {step} of {steps} · loss {loss} · exact-sequence accuracy {exact}",
     "train.progress_start": "Step 0 of {steps}: starting…",
+    "train.before.title": "Before training: random heads",
+    "train.before.text": "The model these settings would train (seed {seed}), before its first "
+    "step, on the probe `{probe}`. Its weights are random, so its heads spread their attention "
+    "with no pattern a task needs. Press **Train** and compare with the snapshots afterwards.",
     "train.none": "Press **Train** to train a model with these settings. At the defaults the "
     "model learns to reverse sequences in a few hundred steps.",
     # a finished run
@@ -166,6 +170,9 @@ ZH = {
     "学习率 {lr},随机种子 {seed}。",
     "train.progress": "第 {step} 步,共 {steps} 步 · 损失 {loss} · 整句准确率 {exact}",
     "train.progress_start": "第 0 步,共 {steps} 步:正在开始…",
+    "train.before.title": "训练之前:随机的注意力头",
+    "train.before.text": "这些设置将要训练的模型 (种子 {seed}) 在第一步之前对探针 `{probe}` 的注意力。"
+    "它的权重是随机的,所以各个头的注意力没有任务所需的模式。按 **训练**,再与训练后的快照比较。",
     "train.none": "按 **训练** 用这些设置训练一个模型。在默认设置下,模型几百步就能学会反转序列。",
     "train.result.title": "训练好的模型",
     "train.done": "训练了 {steps_done} 步,用时 {elapsed} 秒(含绘图 {wall} 秒)。贪心解码在 {n} "
