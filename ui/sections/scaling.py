@@ -205,7 +205,7 @@ def sentence(settings: Settings) -> None:
     fig = attention_heatmap(
         result.tempered[head],
         tokens,
-        title=t("scaling.temp_heatmap", tau=num(tau, 4)),
+        title=t("scaling.temp_heatmap", tau=_fmt_tau(tau)),
         zmax=1.0,
         value_label=t("scaling.weight"),
         x_title=t("scaling.key"),
@@ -215,7 +215,7 @@ def sentence(settings: Settings) -> None:
     st.markdown(
         t(
             "scaling.temp_result",
-            tau=num(tau, 4),
+            tau=_fmt_tau(tau),
             sqrt=equivalent_temperature(d_k),
             d_k=d_k,
             diff=num(result.tempered_vs_scaled),
@@ -231,7 +231,7 @@ def sentence(settings: Settings) -> None:
             s_s.max_weight,
             t("scaling.mark_scaled", d_k=d_k),
         ),
-        (tau, s_t.entropy, s_t.max_weight, t("scaling.mark_current", tau=num(tau, 4))),
+        (tau, s_t.entropy, s_t.max_weight, t("scaling.mark_current", tau=_fmt_tau(tau))),
     ]
     fig = sviz.temperature_figure(
         result.sweep.temperatures,

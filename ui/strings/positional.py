@@ -103,7 +103,7 @@ EN = {
     "positional.verdict_same": "Only permuted: the largest difference between A′ and P A Pᵀ over "
     "all {heads} heads is {diff} (below {tol}: float rounding). The middle and "
     "right heatmaps are the same matrix.",
-    "positional.verdict_changed": "The pattern changed: A′ differs from P A Pᵀ by up to {diff:.4f} "
+    "positional.verdict_changed": "The pattern changed: A′ differs from P A Pᵀ by up to {diff} "
     "(over all {heads} heads, far above the {tol} of float rounding). Position now "
     "matters to attention.",
 }
@@ -195,6 +195,6 @@ ZH = {
     "positional.query": "查询",
     "positional.verdict_same": "只是置换:在全部 {heads} 个头上,A′ 与 P A Pᵀ 的最大差值为 "
     "{diff} (低于 {tol}:浮点舍入)。中间和右边的热力图是同一个矩阵。",
-    "positional.verdict_changed": "图案变了:A′ 与 P A Pᵀ 最多相差 {diff:.4f} (全部 {heads} 个头,"
+    "positional.verdict_changed": "图案变了:A′ 与 P A Pᵀ 最多相差 {diff} (全部 {heads} 个头,"
     "远高于浮点舍入的 {tol})。位置现在影响注意力。",
 }
