@@ -22,6 +22,8 @@ target = controls.text(
     t("encoder_decoder.target"),
     key=sections.K_TARGET,
     limit=MAX_CHARS,
+    area=True,  # a text area keeps "Press Ctrl+Enter to apply" on its own row, off the text
+    height=80,
     help=t("encoder_decoder.target_help"),
 )
 n_chars = controls.too_long(sections.K_TARGET, MAX_CHARS)
