@@ -129,10 +129,10 @@ def saturation(dist: str, n_samples: int, seed: int) -> None:
             mw_s=curves.max_weight[1, -1],
             en_u=curves.entropy[0, -1],
             en_s=curves.entropy[1, -1],
-            j_u=curves.jacobian[0, -1],
-            j_s=curves.jacobian[1, -1],
-            j_0=curves.jacobian[0, 0],
-            ratio=curves.jacobian[1, -1] / curves.jacobian[0, -1],
+            j_u=num(curves.jacobian[0, -1]),
+            j_s=num(curves.jacobian[1, -1]),
+            j_0=num(curves.jacobian[0, 0]),
+            ratio=num(curves.jacobian[1, -1] / curves.jacobian[0, -1]),
             u_mw=uniform.max_weight,
             u_en=uniform.entropy,
         )
@@ -169,7 +169,7 @@ def sentence(settings: Settings) -> None:
         tau = float(ss["scaling.tau"])
     result = compute.sentence_scaling(tuple(tokens), settings.config(), tau)
 
-    st.markdown(t("scaling.pair_intro", d_k=d_k, sqrt=equivalent_temperature(d_k)))
+    st.markdown(t("scaling.pair_intro", d_k=d_k, sqrt=_fmt_tau(equivalent_temperature(d_k))))
     fig = sviz.heatmap_pair(
         result.scaled[head],
         result.unscaled[head],
@@ -190,8 +190,8 @@ def sentence(settings: Settings) -> None:
             mw_s=s_s.max_weight,
             en_u=s_u.entropy,
             en_s=s_s.entropy,
-            j_u=s_u.jacobian,
-            j_s=s_s.jacobian,
+            j_u=num(s_u.jacobian),
+            j_s=num(s_s.jacobian),
             rows=s_u.n_rows,
         )
     )
@@ -216,7 +216,7 @@ def sentence(settings: Settings) -> None:
         t(
             "scaling.temp_result",
             tau=_fmt_tau(tau),
-            sqrt=equivalent_temperature(d_k),
+            sqrt=_fmt_tau(equivalent_temperature(d_k)),
             d_k=d_k,
             diff=num(result.tempered_vs_scaled),
             mw=s_t.max_weight,

@@ -52,9 +52,9 @@ EN = {
     "scaling.uniform": "uniform weights 1/{t}",
     "scaling.sat_result": "Measured with T = {t} keys, {rows} queries per d_k. At "
     "d_k = {d_hi}, unscaled: mean max weight **{mw_u:.3f}**, entropy **{en_u:.3f}** nats, "
-    "‖J‖ = **{j_u:.4f}**; scaled: {mw_s:.3f}, {en_s:.3f} nats, ‖J‖ = {j_s:.4f}. The "
-    "scaled gradient is {ratio:.1f}× the unscaled one. (Uniform weights: max weight "
-    "{u_mw:.4f}, entropy {u_en:.3f} nats; at d_k = {d_lo} the unscaled ‖J‖ was {j_0:.4f}.)",
+    "‖J‖ = **{j_u}**; scaled: {mw_s:.3f}, {en_s:.3f} nats, ‖J‖ = {j_s}. The "
+    "scaled gradient is {ratio}× the unscaled one. (Uniform weights: max weight "
+    "{u_mw:.4f}, entropy {u_en:.3f} nats; at d_k = {d_lo} the unscaled ‖J‖ was {j_0}.)",
     "scaling.sentence_title": "3. On your sentence",
     "scaling.additive_note": "The sidebar selects additive scores, which are not divided by "
     "√d_k; this section uses dot-product scores with the same weights and seed.",
@@ -65,7 +65,7 @@ EN = {
     "scaling.tau_fixed": "Fixed at √d_k = √{d_k} = {tau} while the toggle is on; turn it off "
     "to choose τ.",
     "scaling.pair_intro": "The same layer and sentence (sidebar settings, d_k = {d_k}), with "
-    "the scores divided by √d_k = {sqrt:.4f} (left) and not divided (right), on one colour "
+    "the scores divided by √d_k = {sqrt} (left) and not divided (right), on one colour "
     "scale.",
     "scaling.pair_scaled": "scaled: softmax(QKᵀ/√d_k)",
     "scaling.pair_unscaled": "unscaled: softmax(QKᵀ)",
@@ -75,12 +75,12 @@ EN = {
     "scaling.pair_result": "Over all heads and {rows} rows: the raw scores QKᵀ have std "
     "**{std:.3f}**, the scaled ones {sstd:.3f}. Mean max weight: unscaled **{mw_u:.3f}**, "
     "scaled {mw_s:.3f}. Mean entropy: unscaled **{en_u:.3f}**, scaled {en_s:.3f} nats. "
-    "Mean ‖J‖: unscaled **{j_u:.4f}**, scaled {j_s:.4f}.",
+    "Mean ‖J‖: unscaled **{j_u}**, scaled {j_s}.",
     "scaling.temp_title": "1/√d_k is a softmax temperature",
     "scaling.temp_heatmap": "softmax(QKᵀ/τ), τ = {tau}",
     "scaling.temp_result": "At τ = {tau}: mean max weight {mw:.3f}, entropy {en:.3f} "
     "nats. Largest difference from the scaled weights softmax(QKᵀ/√d_k), with "
-    "√d_k = {sqrt:.4f} for d_k = {d_k}: **{diff}**. Dividing by √d_k is the same "
+    "√d_k = {sqrt} for d_k = {d_k}: **{diff}**. Dividing by √d_k is the same "
     "as a softmax at temperature τ = √d_k: a low τ sharpens the weights, a high τ "
     "flattens them towards uniform.",
     "scaling.mark_unscaled": "τ = 1 (unscaled)",
@@ -139,10 +139,10 @@ ZH = {
     "scaling.scaled": "缩放 softmax(q·k/√d_k)",
     "scaling.uniform": "均匀权重 1/{t}",
     "scaling.sat_result": "用 T = {t} 个键、每个 d_k {rows} 个查询测得。d_k = {d_hi} 时,"
-    "未缩放:平均最大权重 **{mw_u:.3f}**,熵 **{en_u:.3f}** nats,‖J‖ = **{j_u:.4f}**;"
-    "缩放后:{mw_s:.3f},{en_s:.3f} nats,‖J‖ = {j_s:.4f}。缩放后的梯度是未缩放的 "
-    "{ratio:.1f} 倍。(均匀权重:最大权重 {u_mw:.4f},熵 {u_en:.3f} nats;d_k = {d_lo} 时"
-    "未缩放的 ‖J‖ 为 {j_0:.4f}。)",
+    "未缩放:平均最大权重 **{mw_u:.3f}**,熵 **{en_u:.3f}** nats,‖J‖ = **{j_u}**;"
+    "缩放后:{mw_s:.3f},{en_s:.3f} nats,‖J‖ = {j_s}。缩放后的梯度是未缩放的 "
+    "{ratio} 倍。(均匀权重:最大权重 {u_mw:.4f},熵 {u_en:.3f} nats;d_k = {d_lo} 时"
+    "未缩放的 ‖J‖ 为 {j_0}。)",
     "scaling.sentence_title": "3. 在你的句子上",
     "scaling.additive_note": "侧边栏选择的是加性注意力得分,它不除以 √d_k;本节使用相同权重和"
     "种子的点积得分。",
@@ -152,7 +152,7 @@ ZH = {
     "scaling.tau": "作用于未缩放得分的温度 τ",
     "scaling.tau_fixed": "开关打开时固定为 √d_k = √{d_k} = {tau};关闭开关即可选择 τ。",
     "scaling.pair_intro": "同一层、同一个句子 (侧边栏设置,d_k = {d_k}):左边得分除以 "
-    "√d_k = {sqrt:.4f},右边不除,两者使用同一个颜色刻度。",
+    "√d_k = {sqrt},右边不除,两者使用同一个颜色刻度。",
     "scaling.pair_scaled": "缩放:softmax(QKᵀ/√d_k)",
     "scaling.pair_unscaled": "未缩放:softmax(QKᵀ)",
     "scaling.weight": "权重",
@@ -160,12 +160,12 @@ ZH = {
     "scaling.query": "查询",
     "scaling.pair_result": "在所有头、{rows} 行上:原始得分 QKᵀ 的标准差为 **{std:.3f}**,"
     "缩放后为 {sstd:.3f}。平均最大权重:未缩放 **{mw_u:.3f}**,缩放 {mw_s:.3f}。平均熵:"
-    "未缩放 **{en_u:.3f}**,缩放 {en_s:.3f} nats。平均 ‖J‖:未缩放 **{j_u:.4f}**,"
-    "缩放 {j_s:.4f}。",
+    "未缩放 **{en_u:.3f}**,缩放 {en_s:.3f} nats。平均 ‖J‖:未缩放 **{j_u}**,"
+    "缩放 {j_s}。",
     "scaling.temp_title": "1/√d_k 就是 softmax 的温度",
     "scaling.temp_heatmap": "softmax(QKᵀ/τ),τ = {tau}",
     "scaling.temp_result": "τ = {tau} 时:平均最大权重 {mw:.3f},熵 {en:.3f} nats。"
-    "与缩放后的权重 softmax(QKᵀ/√d_k) (d_k = {d_k},√d_k = {sqrt:.4f}) 的最大差值:"
+    "与缩放后的权重 softmax(QKᵀ/√d_k) (d_k = {d_k},√d_k = {sqrt}) 的最大差值:"
     "**{diff}**。除以 √d_k 等同于温度 τ = √d_k 的 softmax:τ 小则权重更尖锐,"
     "τ 大则权重趋于均匀。",
     "scaling.mark_unscaled": "τ = 1 (未缩放)",
