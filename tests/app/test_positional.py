@@ -12,6 +12,7 @@ from mha_core import AttentionConfig, run_attention, word_tokenize
 from mha_core.layer import positional
 from mha_core.lessons import permutation as pm
 from tests.app.conftest import figure, figures_by_key, page_text, plotly_array, rerun, run_app
+from ui.numbers import num
 
 PE = "views/positional.py"
 TOKENS = ["I", "want", "to", "live", "in", "Europe", "."]
@@ -38,7 +39,7 @@ def test_pe_default_page_shows_every_part():
     text = page_text(at)
     table = positional.positional_table(64, 64)
     assert f"the smallest is {table.value_min:.6f}, the largest {table.value_max:.6f}" in text
-    assert f"at most {table.offset_spread:.2e}" in text
+    assert f"at most {num(table.offset_spread)}" in text
     assert "Only permuted" in text and "The pattern changed" in text
     heat = plotly_array(figure(at, "positional.heatmap_fig")["data"][0]["z"])
     np.testing.assert_allclose(heat, table.pe.astype(np.float32))
@@ -154,8 +155,8 @@ def test_pe_verdicts_are_computed():
     off = pm.shuffle_attention(tokens, AttentionConfig(positional=False), perm)
     on = pm.shuffle_attention(tokens, AttentionConfig(positional=True), perm)
     text = page_text(at)
-    assert f"over all 4 heads is {off.max_abs_diff:.2e}" in text
-    assert f"by up to {on.max_abs_diff:.4f}" in text
+    assert f"over all 4 heads is {num(off.max_abs_diff)}" in text
+    assert f"by up to {num(on.max_abs_diff)}" in text
 
 
 def test_pe_causal_mask_is_explained_and_ignored():

@@ -99,7 +99,7 @@ def test_positional_checks_state_their_differences_in_plain_numbers():
     at = run_app(_page("positional"))
     spread, dev = num(table.offset_spread), num(table.offset_max_dev)
     check = EN["positional.similarity_check"].format(
-        spread=spread, dev=dev, peak=table.similarity[0, 0], d=64
+        spread=spread, dev=dev, peak=num(table.similarity[0, 0], 6), d=64
     )
     assert check in page_text(at)
     assert not E_NOTATION.search(spread + dev)

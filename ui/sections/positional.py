@@ -152,7 +152,7 @@ def similarity(table: PositionalTable, n_pos: int, d_model: int) -> None:
             "positional.similarity_check",
             spread=num(table.offset_spread),
             dev=num(table.offset_max_dev),
-            peak=table.similarity[0, 0],
+            peak=num(table.similarity[0, 0], 6),
             d=d_model,
         )
     )

@@ -60,7 +60,7 @@ EN = {
     "positional.similarity_check": "Checked on this table: any two entries with the same offset "
     "differ by at most {spread}, and PE·PEᵀ differs from the closed form "
     "Σ cos((p−q)·ω_i) by at most {dev} (float32 rounding of the table). On the "
-    "diagonal (offset 0) every position has PE(p)·PE(p) = {peak:.4f}, that is d_model/2 "
+    "diagonal (offset 0) every position has PE(p)·PE(p) = {peak}, that is d_model/2 "
     "with d_model = {d}.",
     "positional.layouts": "Interleaved or concatenated?",
     "positional.layouts_intro": "The paper's formula interleaves: sine at even dimensions, cosine at "
@@ -159,7 +159,7 @@ ZH = {
     "positional.offset": "偏移 k = q − p",
     "positional.similarity_check": "在这张表上验证:偏移相同的任意两个元素最多相差 {spread},"
     "PE·PEᵀ 与解析式 Σ cos((p−q)·ω_i) 最多相差 {dev} (表中 float32 的舍入误差)。"
-    "对角线上 (偏移为 0) 每个位置都有 PE(p)·PE(p) = {peak:.4f},即 d_model/2,"
+    "对角线上 (偏移为 0) 每个位置都有 PE(p)·PE(p) = {peak},即 d_model/2,"
     "其中 d_model = {d}。",
     "positional.layouts": "交错排列还是拼接排列?",
     "positional.layouts_intro": "论文的公式是交错的:偶数维是正弦,奇数维是余弦。许多代码改为拼接:"
