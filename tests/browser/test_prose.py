@@ -69,12 +69,21 @@ def test_right_to_left_tokens_keep_their_place(app_url, page):
     assert all(lefts[1] < c["left"] < lefts[2] for c in second)
 
 
+BOXES = {
+    "encoder_decoder": "Target sentence (what the decoder reads)",
+    "pretrained": "Second sentence (optional)",
+}
+
+
 @pytest.mark.parametrize("width", [1400, 390])
-def test_target_box_instructions_do_not_cover_the_text(app_url, page, width):
+@pytest.mark.parametrize("path", list(BOXES))
+def test_page_text_box_instructions_do_not_cover_the_text(app_url, page, path, width):
+    """The page's own text box (the target; the second sentence) keeps the "Press Ctrl+Enter
+    to apply" hint below a two-line text: a one-line box drew it over the text."""
     page.set_viewport_size({"width": width, "height": 1000})
-    page.goto(f"{app_url}/encoder_decoder")
+    page.goto(f"{app_url}/{path}")
     wait_for_app(page)
-    box = page.get_by_role("textbox", name="Target sentence (what the decoder reads)")
+    box = page.get_by_role("textbox", name=BOXES[path])
     box.click()
     box.press("End")
     box.type(" Nous voulons voyager dans beaucoup de pays", delay=5)
