@@ -20,6 +20,8 @@ PAGES = [
     st.Page("views/encoder_decoder.py", title=t("nav.encoder_decoder"), icon="🔁"),
     st.Page("views/train.py", title=t("nav.train"), icon="🏋️"),
     st.Page("views/reading.py", title=t("nav.reading"), icon="🔬"),
+    st.Page("views/efficient.py", title=t("nav.efficient"), icon="⚡"),
+    st.Page("views/induction.py", title=t("nav.induction"), icon="🧲"),
 ]
 
 page = st.navigation(PAGES)

@@ -12,4 +12,5 @@ PAGES = {
     "pretrained": ("views/pretrained.py", "pretrained"),
     "encoder_decoder": ("views/encoder_decoder.py", "encoder_decoder"),
     "reading": ("views/reading.py", "reading"),
+    "efficient": ("views/efficient.py", "efficient"),
 }

@@ -4,9 +4,14 @@
 - `lessons`: what the lesson pages compute (steps, scaling, permutation, add & norm, ...);
 - `transformer`: encoder/decoder layers, the encoder-decoder model, toy tasks and training;
 - `pretrained`: all-MiniLM-L6-v2 through our core;
-- `interpret`: reading trained heads (rollout, value norms, ablation, corpus, filters, ...).
+- `gpt`: a GPT-style decoder-only model, its tasks (induction), training and head scores;
+- `interpret`: reading trained heads (rollout, value norms, ablation, corpus, filters, ...);
+- `efficient`: attention as today's language models run it (KV cache, window / sink masks,
+  FlashAttention's tiles).
 """
 
+from .efficient import flash_attention, kv_cache_bytes
+from .gpt import DecoderOnly, DecoderOnlyConfig, DecoderRun, DecoderSettings, train_decoder
 from .interpret import (
     CLARK_2019,
     CorpusStatistics,
@@ -28,10 +33,14 @@ from .layer import (
     MultiHeadAttention,
     SentenceAttention,
     TokenizedText,
+    alibi_bias,
+    alibi_slopes,
+    apply_rope,
     build_attention,
     causal_mask,
     check_heads,
     embed_tokens,
+    grouped_query_attention,
     layout_permutation,
     load_wordpiece,
     padding_mask,
@@ -76,6 +85,11 @@ from .transformer import (
 )
 
 __all__ = [
+    "DecoderOnly",
+    "DecoderOnlyConfig",
+    "DecoderRun",
+    "DecoderSettings",
+    "train_decoder",
     "MAX_TOKENS",
     "AttentionConfig",
     "AttentionTrace",
@@ -84,10 +98,16 @@ __all__ = [
     "PretrainedTrace",
     "SentenceAttention",
     "TokenizedText",
+    "alibi_bias",
+    "alibi_slopes",
+    "apply_rope",
     "build_attention",
     "causal_mask",
     "check_heads",
     "embed_tokens",
+    "flash_attention",
+    "grouped_query_attention",
+    "kv_cache_bytes",
     "layout_permutation",
     "load_pretrained",
     "padding_mask",

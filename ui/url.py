@@ -65,6 +65,9 @@ def page_controls(page_id: str, parsers: dict[str, Callable[[str], object]]) -> 
     session the values of the link it was opened with are taken. The URL itself is written at
     the end of the run (`write`)."""
     ss = st.session_state
+    clash = {param(k) for k in parsers} & set(state.DEFAULTS)
+    if clash:  # a page's parameter would overwrite a sidebar setting in the link
+        raise ValueError(f"{page_id}: URL parameters {sorted(clash)} are sidebar settings")
     ss.setdefault(_PAGE_KEYS, {})[page_id] = list(parsers)
     loaded = f"url._loaded.{page_id}"
     if ss.get(loaded):
@@ -102,10 +105,10 @@ def params(page_id: str) -> dict[str, str]:
 
 
 def write(page_id: str) -> None:
-    """Write the URL for page `page_id` (at the end of every run; only when it changed)."""
-    wanted = params(page_id)
-    if st.query_params.to_dict() != wanted:
-        st.query_params.from_dict(wanted)
+    """Write the URL for page `page_id`, at the end of every run. Always: after a page change
+    the browser's URL and the server's copy of it can disagree (the browser drops the old page's
+    parameters), and a write skipped because the copy looked right left the link stale."""
+    st.query_params.from_dict(params(page_id))
 
 
 def stop() -> NoReturn:

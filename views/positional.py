@@ -12,12 +12,14 @@ from ui.state import MAX_SEED, parse_int
 D_MODEL_RANGE = (2, 512)  # even only: every sine has its cosine partner
 POSITIONS_RANGE = (2, 256)
 DEFAULTS = {
-    "positional.d_model": 64,
+    "positional.pe_d_model": 64,
     "positional.n_positions": 64,
     "positional.shuffle_seed": 0,
     "positional.head": 0,
     "positional.dims": None,  # None: a few fast and slow ones for the chosen d_model
     "positional.anchor": 32,
+    sections.K_ROPE_PAIR: 0,
+    sections.K_ROPE_SHIFT: 100,
 }
 ss = st.session_state
 set_defaults(DEFAULTS)
@@ -43,12 +45,14 @@ def _parse_dims(raw: str) -> list[int]:
 url_state(
     "positional",
     {
-        "positional.d_model": _parse_even,
+        "positional.pe_d_model": _parse_even,
         "positional.n_positions": lambda r: parse_int(r, *POSITIONS_RANGE),
         "positional.dims": _parse_dims,
         "positional.anchor": lambda r: parse_int(r, 0, POSITIONS_RANGE[1] - 1),
         "positional.shuffle_seed": lambda r: parse_int(r, 0, MAX_SEED),
         "positional.head": lambda r: parse_int(r, 0, 511),
+        sections.K_ROPE_PAIR: lambda r: parse_int(r, 0, 255),
+        sections.K_ROPE_SHIFT: lambda r: parse_int(r, 1, sections.MAX_SHIFT),
     },
 )
 st.markdown(t("positional.intro"))
@@ -63,7 +67,7 @@ d_model = controls.slider(
     t("positional.d_model"),
     *D_MODEL_RANGE,
     step=2,
-    key="positional.d_model",
+    key="positional.pe_d_model",
     help=t("positional.d_model_help"),
     where=c1,
 )
@@ -79,3 +83,5 @@ sections.wavelengths(table, n_pos, d_model)
 sections.similarity(table, n_pos, d_model)
 sections.layouts(table, n_pos, d_model)
 sections.sentence(settings)
+sections.rope(settings)
+sections.alibi(settings)

@@ -318,3 +318,47 @@ def permutation_figure(
         height=side,
         fmt=".0f",
     )
+
+
+def unit_circle(
+    x: np.ndarray,
+    y: np.ndarray,
+    labels,
+    *,
+    angle_label: str = "angle",
+    position_label: str = "position",
+    height: int = 420,
+) -> go.Figure:
+    """One RoPE pair turning on the unit circle: the point (cos, sin) of each position's angle,
+    labelled with its token, joined in order; the circle drawn for reference."""
+    x, y = np.asarray(x, dtype=np.float64), np.asarray(y, dtype=np.float64)
+    if len(labels) != len(x) or len(y) != len(x):
+        raise ValueError(f"{len(x)} points but {len(labels)} labels")
+    theta = np.linspace(0.0, 2 * np.pi, 181)
+    pos = np.arange(len(x))
+    angles = np.degrees(np.arctan2(y, x)) % 360
+    circle = {
+        "type": "scatter", "x": np.cos(theta), "y": np.sin(theta), "mode": "lines",
+        "line": {"color": "rgba(128,128,128,0.5)", "width": 1}, "hoverinfo": "skip",
+        "showlegend": False,
+    }  # fmt: skip
+    points = {
+        "type": "scatter",
+        "x": x,
+        "y": y,
+        "mode": "lines+markers+text" if len(x) <= 24 else "lines+markers",
+        "text": escape_labels(labels),
+        "textposition": "top center",
+        "customdata": np.stack([pos, angles], axis=1),
+        "marker": {"size": 9, "color": pos, "colorscale": named_colorscale("Viridis")},
+        "line": {"color": "rgba(0,114,178,0.35)", "width": 1},
+        "hovertemplate": f"{escape_label(position_label)} %{{customdata[0]}}: %{{text}}<br>"
+        f"{escape_label(angle_label)} = %{{customdata[1]:.2f}}°<extra></extra>",
+        "showlegend": False,
+    }
+    square = {"range": [-1.35, 1.35], "zeroline": True, "showgrid": False}
+    layout = {
+        "xaxis": {**square, "constrain": "domain"},  # the plot narrows instead of the range growing
+        "yaxis": {**square, "scaleanchor": "x", "scaleratio": 1},
+    }
+    return figure([circle, points], style(layout, height=height))

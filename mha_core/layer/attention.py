@@ -1,6 +1,8 @@
 """Multi-head attention that returns every intermediate it computes.
 
-Shapes: B batch, nh heads, Tq query tokens, Tk key tokens, C = d_model, hs = C / nh (= d_k).
+Shapes: B batch, nh heads, Tq query tokens, Tk key tokens, C = d_model, hs = C / nh (= d_k),
+n_kv key/value heads (= nh for multi-head attention; fewer for grouped-query attention, where
+query head h reads key/value head h // (nh / n_kv); 1 for multi-query attention).
 
 Conventions:
 - inputs are batch-first, (B, T, C); a (T, C) input is treated as B = 1;
@@ -21,6 +23,7 @@ import torch.nn.functional as F
 from torch import nn
 
 from .config import check_dropout, check_heads, check_scoring, check_temperature, head_size
+from .grouped import check_kv_heads, repeat_kv
 from .masks import combine_masks, masked_softmax
 from .scoring import finite_scores, make_scorer
 
@@ -30,8 +33,8 @@ class AttentionTrace:
     """What one multi-head attention forward computed. All tensors are detached results."""
 
     q: torch.Tensor  # (B, nh, Tq, hs)
-    k: torch.Tensor  # (B, nh, Tk, hs)
-    v: torch.Tensor  # (B, nh, Tk, hs)
+    k: torch.Tensor  # (B, n_kv, Tk, hs): n_kv = nh unless the layer groups its key/value heads
+    v: torch.Tensor  # (B, n_kv, Tk, hs)
     weights: torch.Tensor  # (B, nh, Tq, Tk) softmax(masked_scores); empty rows are all 0
     head_outputs: torch.Tensor  # (B, nh, Tq, hs) weights @ v, per head
     concat: torch.Tensor  # (B, Tq, C) heads side by side
@@ -49,6 +52,7 @@ class AttentionTrace:
         if self.additive_scores is not None:
             return self.additive_scores
         qf, kf = self.q.float(), self.k.float()
+        kf = repeat_kv(kf, qf.shape[1] // kf.shape[1])  # (B, nh, Tk, hs): each head's keys
         return qf @ kf.transpose(-2, -1)
 
     @property
@@ -91,6 +95,11 @@ class MultiHeadAttention(nn.Module):
 
     Parameter names and layout follow `torch.nn.MultiheadAttention` (in_proj_weight (3C, C),
     in_proj_bias (3C,), out_proj), so `from_torch` is a plain state-dict copy.
+
+    n_kv_heads (default n_heads): fewer key/value heads than query heads (grouped-query
+    attention, Ainslie et al. 2023; 1 is multi-query attention, Shazeer 2019). The key and
+    value projections then have n_kv_heads * d_k outputs each: in_proj_weight is
+    (C + 2 n_kv hs, C), and the trace's k and v are (B, n_kv_heads, T, hs).
     """
 
     def __init__(
@@ -105,9 +114,12 @@ class MultiHeadAttention(nn.Module):
         kdim: int | None = None,
         vdim: int | None = None,
         seed: int | None = 0,
+        n_kv_heads: int | None = None,
     ) -> None:
         super().__init__()
         check_heads(d_model, n_heads)
+        self.n_kv_heads = n_heads if n_kv_heads is None else n_kv_heads
+        check_kv_heads(n_heads, self.n_kv_heads)
         check_scoring(scoring)
         check_dropout(dropout)
         self.d_model, self.n_heads = d_model, n_heads
@@ -115,14 +127,14 @@ class MultiHeadAttention(nn.Module):
         self.kdim = d_model if kdim is None else kdim
         self.vdim = d_model if vdim is None else vdim
         self._qkv_same_embed_dim = self.kdim == d_model and self.vdim == d_model
-        C = d_model
+        C, kv = d_model, self.kv_dim
         if self._qkv_same_embed_dim:
-            self.in_proj_weight = nn.Parameter(torch.empty(3 * C, C))
+            self.in_proj_weight = nn.Parameter(torch.empty(C + 2 * kv, C))  # W_Q; W_K; W_V
         else:
             self.q_proj_weight = nn.Parameter(torch.empty(C, C))
-            self.k_proj_weight = nn.Parameter(torch.empty(C, self.kdim))
-            self.v_proj_weight = nn.Parameter(torch.empty(C, self.vdim))
-        self.in_proj_bias = nn.Parameter(torch.zeros(3 * C)) if bias else None
+            self.k_proj_weight = nn.Parameter(torch.empty(kv, self.kdim))
+            self.v_proj_weight = nn.Parameter(torch.empty(kv, self.vdim))
+        self.in_proj_bias = nn.Parameter(torch.zeros(C + 2 * kv)) if bias else None
         self.out_proj = nn.Linear(C, C, bias=bias)
         self.scorer = make_scorer(scoring, n_heads, self.d_k, scale=scale)  # step 2's scores
         self.reset_parameters(seed)
@@ -131,6 +143,11 @@ class MultiHeadAttention(nn.Module):
     def d_k(self) -> int:
         """Dimensions per head (hs): d_model / n_heads."""
         return head_size(self.d_model, self.n_heads)
+
+    @property
+    def kv_dim(self) -> int:
+        """Outputs of the key (and of the value) projection: n_kv_heads * d_k (= C for MHA)."""
+        return self.n_kv_heads * self.d_k
 
     @torch.no_grad()
     def reset_parameters(self, seed: int | None = 0) -> None:
@@ -173,20 +190,25 @@ class MultiHeadAttention(nn.Module):
 
     # --- weights in the math convention (X @ W), for the teaching pages ------------------------
     def projection_weights(self) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
-        """W_Q (C, C), W_K (kdim, C), W_V (vdim, C) such that Q = X @ W_Q + b_Q."""
+        """W_Q (C, C), W_K (kdim, n_kv hs), W_V (vdim, n_kv hs) such that Q = X @ W_Q + b_Q."""
         if self._qkv_same_embed_dim:
-            wq, wk, wv = self.in_proj_weight.chunk(3, dim=0)
+            wq, wk, wv = self.in_proj_weight.split(self._sizes, dim=0)
         else:
             wq, wk, wv = self.q_proj_weight, self.k_proj_weight, self.v_proj_weight
         return wq.T, wk.T, wv.T
 
     def projection_biases(self) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
-        """b_Q, b_K, b_V, each (C,); zeros when the module has no bias."""
+        """b_Q (C,), b_K, b_V (n_kv hs,); zeros when the module has no bias."""
         if self.in_proj_bias is None:
-            z = torch.zeros(self.d_model, dtype=self.out_proj.weight.dtype)
-            return z, z, z
-        bq, bk, bv = self.in_proj_bias.chunk(3)
+            dtype = self.out_proj.weight.dtype
+            return tuple(torch.zeros(n, dtype=dtype) for n in self._sizes)
+        bq, bk, bv = self.in_proj_bias.split(self._sizes)
         return bq, bk, bv
+
+    @property
+    def _sizes(self) -> tuple[int, int, int]:
+        """Rows of W_Q, W_K, W_V in in_proj_weight (and entries of in_proj_bias)."""
+        return self.d_model, self.kv_dim, self.kv_dim
 
     # --- forward: the steps of the lesson (numbered as on the Step page) --------------------
     def forward(
@@ -219,8 +241,11 @@ class MultiHeadAttention(nn.Module):
         if self_attn and self._qkv_same_embed_dim:
             q, k, v = self.self_attention_heads(x)  # (B, nh, T, hs) each, one fused matmul
         else:
-            q, k, v = self.cross_attention_heads(x, xk, xv)  # (B, nh, Tq|Tk, hs)
+            q, k, v = self.cross_attention_heads(x, xk, xv)  # (B, nh|n_kv, Tq|Tk, hs)
         qf, kf, vf = _float32(q, k, v)  # half precision: scores and softmax in float32
+        # grouped key/value heads: each query head reads its group's keys and values
+        group = self.n_heads // self.n_kv_heads
+        kf, vf = repeat_kv(kf, group), repeat_kv(vf, group)  # (B, nh, Tk, hs)
         # 2. scores: every query against every key, scaled by 1/sqrt(hs) (and 1/temperature),
         #    then -inf where the mask forbids a pair
         att, scale_factor, raw = self.scorer(qf, kf, temperature)  # (B, nh, Tq, Tk)
@@ -266,42 +291,49 @@ class MultiHeadAttention(nn.Module):
         self, x: torch.Tensor
     ) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
         """Q, K, V of self-attention from one fused projection X W_QKV + b_QKV, (B, nh, T, hs)
-        each (views of one (B, T, 3C) buffer). Needs kdim = vdim = d_model."""
+        each (views of one (B, T, 3C) buffer); K and V (B, n_kv, T, hs) when grouped. Needs
+        kdim = vdim = d_model."""
         B, T, _ = x.shape
-        nh, hs = self.n_heads, self.d_k
-        qkv = F.linear(x, self.in_proj_weight, self.in_proj_bias)  # (B, T, 3C)
-        qkv = qkv.view(B, T, 3, nh, hs).permute(2, 0, 3, 1, 4)  # (3, B, nh, T, hs)
-        return qkv.unbind(0)  # (B, nh, T, hs) each
+        nh, n_kv, hs = self.n_heads, self.n_kv_heads, self.d_k
+        qkv = F.linear(x, self.in_proj_weight, self.in_proj_bias)  # (B, T, C + 2 n_kv hs)
+        if n_kv == nh:
+            qkv = qkv.view(B, T, 3, nh, hs).permute(2, 0, 3, 1, 4)  # (3, B, nh, T, hs)
+            return qkv.unbind(0)  # (B, nh, T, hs) each
+        q, k, v = qkv.split(self._sizes, dim=-1)  # (B, T, C), (B, T, n_kv hs) x 2
+        q = q.view(B, T, nh, hs).transpose(1, 2)  # (B, nh, T, hs)
+        k = k.view(B, T, n_kv, hs).transpose(1, 2)  # (B, n_kv, T, hs)
+        v = v.view(B, T, n_kv, hs).transpose(1, 2)  # (B, n_kv, T, hs)
+        return q, k, v
 
     def cross_attention_heads(
         self, query: torch.Tensor, key: torch.Tensor, value: torch.Tensor
     ) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
         """Q from the query, K and V from the key and value (one fused K/V projection when they
-        are the same tensor), each split into heads: (B, nh, Tq, hs), (B, nh, Tk, hs) x 2."""
+        are the same tensor), each split into heads: (B, nh, Tq, hs), (B, n_kv, Tk, hs) x 2."""
         B, Tq, _ = query.shape
         Tk = key.shape[1]
-        nh, hs = self.n_heads, self.d_k
-        q, k, v = self._project(query, key, value)  # (B, T, C) each
+        nh, n_kv, hs = self.n_heads, self.n_kv_heads, self.d_k
+        q, k, v = self._project(query, key, value)  # (B, Tq, C), (B, Tk, n_kv hs) x 2
         q = q.view(B, Tq, nh, hs).transpose(1, 2)  # (B, nh, Tq, hs)
-        k = k.view(B, Tk, nh, hs).transpose(1, 2)  # (B, nh, Tk, hs)
-        v = v.view(B, Tk, nh, hs).transpose(1, 2)  # (B, nh, Tk, hs)
+        k = k.view(B, Tk, n_kv, hs).transpose(1, 2)  # (B, n_kv, Tk, hs)
+        v = v.view(B, Tk, n_kv, hs).transpose(1, 2)  # (B, n_kv, Tk, hs)
         return q, k, v
 
     def _project(
         self, query: torch.Tensor, key: torch.Tensor, value: torch.Tensor
     ) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
         """Q, K, V projections for cross-attention (or separate key/value sizes)."""
-        C = self.d_model
+        C, kv = self.d_model, self.kv_dim
         b = self.in_proj_bias
-        bq, bk, bv = (None, None, None) if b is None else (b[:C], b[C : 2 * C], b[2 * C :])
+        bq, bk, bv = (None, None, None) if b is None else b.split(self._sizes)
         if self._qkv_same_embed_dim:
-            W = self.in_proj_weight
-            q = F.linear(query, W[:C], bq)
-            if key is value:  # one (B, Tk, 2C) matmul for K and V
+            wq, wk, wv = self.in_proj_weight.split(self._sizes)
+            q = F.linear(query, wq, bq)
+            if key is value:  # one (B, Tk, 2 kv) matmul for K and V
                 bkv = None if b is None else b[C:]
-                k, v = F.linear(key, W[C:], bkv).split(C, dim=-1)
+                k, v = F.linear(key, self.in_proj_weight[C:], bkv).split(kv, dim=-1)
                 return q, k, v
-            return q, F.linear(key, W[C : 2 * C], bk), F.linear(value, W[2 * C :], bv)
+            return q, F.linear(key, wk, bk), F.linear(value, wv, bv)
         return (
             F.linear(query, self.q_proj_weight, bq),
             F.linear(key, self.k_proj_weight, bk),

@@ -9,7 +9,7 @@ import pytest
 
 from tests.app.conftest import figures, run_app, shared
 
-PAGES = ["attention", "step", "scaling", "positional", "pretrained", "encoder_decoder"]
+PAGES = ["attention", "step", "scaling", "positional", "pretrained", "encoder_decoder", "efficient"]
 MARKUP = [
     "<b>x</b>",
     '<a href="https://example.com">x</a>',

@@ -4,11 +4,13 @@ stated numbers compared with the core computed independently here."""
 from __future__ import annotations
 
 import json
+import re
 
 import numpy as np
 import pytest
+import torch
 
-from mha_core import AttentionConfig, run_attention, word_tokenize
+from mha_core import AttentionConfig, build_attention, run_attention, word_tokenize
 from mha_core.layer import positional
 from mha_core.lessons import permutation as pm
 from tests.app.conftest import figure, figures_by_key, page_text, plotly_array, rerun, run_app
@@ -29,6 +31,9 @@ PE_CHARTS = [
     "positional.perm_fig",
     "positional.shuffle_fig_0",
     "positional.shuffle_fig_1",
+    "positional.rope_fig",
+    "positional.alibi_bias_fig",
+    "positional.alibi_fig",
 ]
 
 
@@ -53,7 +58,7 @@ def test_pe_default_page_shows_every_part():
 
 def test_pe_sliders_resize_every_table():
     at = run_app(PE)
-    at.slider(key="positional.d_model").set_value(16)
+    at.slider(key="positional.pe_d_model").set_value(16)
     at.slider(key="positional.n_positions").set_value(30)
     rerun(at)
     table = positional.positional_table(30, 16)
@@ -86,7 +91,7 @@ def test_pe_dimension_picker_and_empty_choice():
 
 def test_pe_dims_out_of_range_after_d_model_shrinks_fall_back_to_defaults():
     at = run_app(PE, **{"positional.dims": [40, 41]})
-    at.slider(key="positional.d_model").set_value(8)
+    at.slider(key="positional.pe_d_model").set_value(8)
     rerun(at)
     dims = at.session_state["positional.dims"]
     assert dims and all(d < 8 for d in dims) and 0 in dims and 7 in dims
@@ -189,3 +194,84 @@ def test_pe_in_chinese():
     at = run_app(PE, **{"shared.lang": "zh"})
     assert at.title[0].value == "位置编码"
     assert "只是置换" in page_text(at)
+
+
+# --- RoPE and ALiBi on the sentence ---------------------------------------------------------------
+def _layer_qkv(tokens, **config):
+    cfg = AttentionConfig(positional=False, **config)
+    tr = run_attention(tokens, cfg, build_attention(cfg)).attention
+    return tr.q.double(), tr.k.double(), tr.v
+
+
+def _numbers(text: str, after: str) -> list[float]:
+    """The numbers of the sentence of `text` that starts with `after`."""
+    part = text[text.index(after) :].split("\n")[0]
+    return [float(x.replace(",", "")) for x in re.findall(r"\d[\d,]*\.?\d*(?:e-?\d+)?", part)]
+
+
+def test_rope_pair_on_the_unit_circle_and_the_shift_test():
+    at = run_app(PE, **{"positional.rope_pair": 2, "positional.rope_shift": 37})
+    pts = figure(at, "positional.rope_fig")["data"][1]
+    w = 10000 ** (-4 / 16)  # pair 2 of d_k = 16
+    angles = np.arange(7) * w
+    np.testing.assert_allclose(plotly_array(pts["x"]), np.cos(angles), rtol=1e-12, atol=1e-12)
+    np.testing.assert_allclose(plotly_array(pts["y"]), np.sin(angles), rtol=1e-12, atol=1e-12)
+    text = page_text(at)
+    assert "Pair 2 (dimensions 2 and 10)" in text
+    # an independent rotation in float64, written here: RoPE scores do not move with the shift
+    q, k, _ = _layer_qkv(TOKENS)
+    half = 8
+    inv = 10000 ** (-np.arange(0, 16, 2) / 16)
+
+    def rotate(x, pos):
+        ang = torch.from_numpy(np.outer(pos, inv))  # (T, 8)
+        c, s = torch.cos(ang), torch.sin(ang)
+        x1, x2 = x[..., :half], x[..., half:]
+        return torch.cat((x1 * c - x2 * s, x1 * s + x2 * c), dim=-1)
+
+    pos = np.arange(7)
+    s0 = rotate(q, pos) @ rotate(k, pos).transpose(-2, -1)
+    s1 = rotate(q, pos + 37) @ rotate(k, pos + 37).transpose(-2, -1)
+    assert float((s1 - s0).abs().max()) < 1e-10
+    pe = torch.from_numpy(positional.positional_table(7 + 37, 16).pe)
+    a0 = (q + pe[:7]) @ (k + pe[:7]).transpose(-2, -1)
+    a1 = (q + pe[37:]) @ (k + pe[37:]).transpose(-2, -1)
+    s, rope_change, scale, sin_change = _numbers(text, "On your sentence (7 tokens")[2:6]
+    assert s == 37 and scale == pytest.approx(float(s0.abs().max()), rel=5e-3)
+    assert rope_change < 1e-4 * scale  # float32 rounding on the page
+    assert sin_change == pytest.approx(float((a1 - a0).abs().max()), rel=5e-3)
+    assert sin_change > 100 * rope_change
+    assert at.query_params["rope_pair"] == "2" and at.query_params["rope_shift"] == "37"
+
+
+def test_rope_needs_an_even_head_size():
+    at = run_app(PE, **{"shared.d_model": 12, "shared.n_heads": 4})
+    assert "needs an even d_k" in page_text(at)
+    assert "positional.rope_fig" not in figures_by_key(at)
+    assert "positional.alibi_fig" in figures_by_key(at)
+
+
+def test_alibi_slopes_bias_and_heads():
+    at = run_app(PE, **{"shared.n_heads": 8})
+    text = page_text(at)
+    slopes = [2.0 ** (-8 * h / 8) for h in range(1, 9)]  # 1/2, 1/4, ..., 1/256
+    assert "0.5, 0.25, 0.125, 0.0625, 0.0312, 0.0156, 0.00781, 0.0039" in text
+    assert "1,024 tokens" in text and "2,048 tokens" in text
+    q, k, v = _layer_qkv(TOKENS, n_heads=8)
+    i, j = np.arange(7)[:, None], np.arange(7)[None, :]
+    bias = torch.from_numpy(-np.array(slopes)[:, None, None] * (i - j)).float()  # (8, 7, 7)
+    causal = torch.from_numpy(j <= i)
+    ref = torch.softmax(
+        ((q.float() @ k.float().transpose(-2, -1)) / 8**0.5 + bias).masked_fill(
+            ~causal, float("-inf")
+        ),
+        -1,
+    )[0].numpy()
+    grid = plotly_array(figure(at, "positional.alibi_fig")["data"][0]["z"]).astype(float)
+    for h in range(8):  # every head's pattern appears in the one-trace grid
+        block = ref[h]
+        assert any(
+            np.allclose(grid[r : r + 7, c : c + 7], block, rtol=1e-5, atol=1e-6)
+            for r in range(0, grid.shape[0] - 6)
+            for c in range(0, grid.shape[1] - 6)
+        ), h

@@ -146,7 +146,7 @@ def test_reading_heads_drawn_survive_an_empty_sentence():
     [
         ("pretrained", {"layer": "4", "head": "9", "pair": "a second sentence"}),
         ("scaling", {"distribution": "uniform", "n_keys": "32", "tau": "4.0", "head": "1"}),
-        ("positional", {"d_model": "32", "n_positions": "100", "anchor": "12", "head": "2"}),
+        ("positional", {"pe_d_model": "32", "n_positions": "100", "anchor": "12", "head": "2"}),
         ("attention", {"colour_scale": "per_head", "palette": "Cividis", "view": "mean"}),
         ("step", {"stage": "3", "head": "1", "query": "2"}),
     ],

@@ -24,6 +24,9 @@ PE_TRACES = [
     ["heatmap"],  # permutation matrix
     ["heatmap"] * 3,  # A, A', P A P^T without PE
     ["heatmap"] * 3,  # ... with PE
+    ["scatter"] * 2,  # RoPE: the unit circle, one pair's points
+    ["heatmap"],  # ALiBi biases (all heads in one trace)
+    ["heatmap"],  # the heads with the ALiBi bias
 ]
 SCALING_TRACES = [
     ["scatter"] * 4,  # measured and theory, unscaled and scaled
@@ -134,6 +137,16 @@ def test_positional_page_renders_and_answers_its_controls(lab_url, page, tmp_pat
     _wait_charts(page, PE_TRACES)  # the anchor (32) still fits the 60 positions: 3 profiles
     assert page.dialogs == []
     _full_screenshot(page, tmp_path / "positional.png")
+
+
+def test_rope_controls_are_in_the_url(lab_url, page, tmp_path):
+    _open(page, f"{lab_url}/positional?rope_pair=3&rope_shift=500", PE_TRACES)
+    page.get_by_text("Pair 3 (dimensions 3 and 11)").wait_for()
+    page.get_by_text("s = 500 positions").wait_for()
+    _move_slider(page, "Pair i", 1)
+    page.wait_for_function("() => location.search.includes('rope_pair=4')", timeout=30_000)
+    page.get_by_text("Pair 4 (dimensions 4 and 12)").wait_for()
+    _full_screenshot(page, tmp_path / "positional_rope.png")
 
 
 def test_lab_pages_show_markup_tokens_literally(lab_url, page, tmp_path):

@@ -21,8 +21,8 @@ from mha_core.lessons.scaling import D_K_GRID, DISTRIBUTIONS
 from tests.app.conftest import make_app
 from ui import controls, url
 from ui.compute import train as train_compute
+from ui.sections import efficient, reading
 from ui.sections import encoder_decoder as encdec
-from ui.sections import reading
 from ui.sections.scaling import TEMPERATURES
 from ui.state import EXAMPLES, URL_TEXT_CHARS
 
@@ -80,12 +80,14 @@ CONTROLS: dict[str, dict[str, list]] = {
         "scaling.tau_sqrt": [True, False],
     },
     "positional": {
-        "positional.d_model": [2, 16, 64, 512],
+        "positional.pe_d_model": [2, 16, 64, 512],
         "positional.n_positions": [2, 17, 64, 256],
         "positional.dims": [[0, 1], [3], [0, 5, 63], []],
         "positional.anchor": [0, 10, 255],
         "positional.shuffle_seed": [0, 7],
         "positional.head": [0, 2, 15],
+        "positional.rope_pair": [0, 3, 255],
+        "positional.rope_shift": [1, 100, 4096],
     },
     "pretrained": {
         "pretrained.pair": ["", "a second sentence", "<b>pair</b>"],
@@ -114,6 +116,14 @@ CONTROLS: dict[str, dict[str, list]] = {
         "train.lr": [train_compute.LRS[0], train_compute.LRS[-1]],
         "train.run_seed": [0, 3],
         "train.kind": ["cross", "decoder_self", "encoder_self"],
+        "train.layer": [0, 1, 2],
+        "train.try_kind": ["cross", "encoder_self"],
+    },
+    "induction": {
+        "induction.steps": [20, 100, 1500],
+        "induction.run_seed": [0, 2],
+        "induction.layer": [0, 1, 5],
+        "induction.typed": ["", "abcdefabcdef", "<b>x</b> 1 2", "🙂 z"],
     },
     "reading": {
         reading.K_LAYER: [0, 2, 5],
@@ -127,6 +137,22 @@ CONTROLS: dict[str, dict[str, list]] = {
         reading.K_RESIDUAL: [True, False],
         reading.K_QK_TRANSLATE: [True, False],
         reading.K_QK_QUERY: [reading.ALL, 0, 2, 200],
+    },
+    "efficient": {
+        efficient.K_KV: [1, 2, 4, 16],
+        efficient.K_STEP: [0, 3, 63],
+        efficient.K_MODEL: list(efficient.MODELS),
+        efficient.K_TOKENS: [1, 8192, efficient.MAX_CONTEXT],
+        efficient.K_BATCH: [1, 8],
+        efficient.K_DTYPE: list(efficient.DTYPES),
+        efficient.K_WINDOW: [1, 3, efficient.MAX_WINDOW],
+        efficient.K_SINKS: [0, 4],
+        efficient.K_GLOBAL: [[], [0], [1, 5], [40]],
+        efficient.K_LAYERS: [1, efficient.MAX_LAYERS],
+        efficient.K_BLOCK: [1, 4, 32],
+        efficient.K_HEAD: [0, 3, 15],
+        efficient.K_ROW: [0, 5, 63, 511],
+        efficient.K_TILE: [0, 2, 60],
     },
 }
 # buttons a user presses on a page (training, ablation and the corpus run are not pressed here:

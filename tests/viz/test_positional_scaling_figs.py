@@ -225,3 +225,15 @@ def test_temperature_figure_curve_and_marks_in_both_panels():
     star = [d for d in fig["data"] if d["name"] == ESCAPED[0]]
     assert len(star) == 2 and _arr(star[0]["y"])[0] == 1.5 and _arr(star[1]["y"])[0] == 0.4
     assert fig["layout"]["xaxis"]["type"] == "log"
+
+
+def test_unit_circle_places_each_token_at_its_angle_and_escapes_it():
+    ang = np.arange(5) * 0.7
+    fig = pv.unit_circle(np.cos(ang), np.sin(ang), ["a", "<b>x</b>", "c", "d", "a"])
+    go.Figure(fig.to_dict())  # raises on any invalid property
+    pts = fig.data[1]
+    np.testing.assert_allclose(pts.x, np.cos(ang))
+    np.testing.assert_allclose(np.asarray(pts.customdata)[:, 1], np.degrees(ang) % 360)
+    assert "<b>" not in json.dumps(list(pts.text)) and len(pts.text) == 5
+    with pytest.raises(ValueError):
+        pv.unit_circle(np.ones(2), np.ones(2), ["a"])

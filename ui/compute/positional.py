@@ -6,9 +6,10 @@ import numpy as np
 import streamlit as st
 
 from mha_core import AttentionConfig
+from mha_core.layer import ShiftTest, alibi_attention, alibi_bias, shift_test
 from mha_core.layer import positional as positional_core
 from mha_core.lessons import permutation as perm_core
-from ui.compute.attention import attention_layer
+from ui.compute.attention import attention_layer, sentence_attention
 
 
 @st.cache_data(max_entries=32, show_spinner=False)
@@ -28,3 +29,18 @@ def shuffle_attention(
     tokens: tuple[str, ...], config: AttentionConfig, perm: tuple[int, ...]
 ) -> perm_core.ShuffleResult:
     return perm_core.shuffle_attention(list(tokens), config, perm, attention_layer(config))
+
+
+@st.cache_data(max_entries=32, show_spinner=False)
+def rope_shift(tokens: tuple[str, ...], config: AttentionConfig, shift: int) -> ShiftTest:
+    """RoPE against added sinusoidal PE on the sentence's q and k (the layer without PE)."""
+    trace = sentence_attention(tokens, config).attention
+    return shift_test(trace.q, trace.k, shift)
+
+
+@st.cache_data(max_entries=32, show_spinner=False)
+def alibi_heads(tokens: tuple[str, ...], config: AttentionConfig) -> tuple[np.ndarray, np.ndarray]:
+    """The ALiBi bias (nh, T, T) and the sentence's heads with it, causal (nh, T, T)."""
+    trace = sentence_attention(tokens, config).attention
+    res = alibi_attention(trace.q, trace.k, trace.v, causal=True)
+    return alibi_bias(config.n_heads, len(tokens)).numpy(), res.weights[0].numpy()

@@ -3,8 +3,10 @@ arguments and the page's own controls (session state keys "positional.*")."""
 
 from __future__ import annotations
 
+import numpy as np
 import streamlit as st
 
+from mha_core.layer import alibi_slopes, pair_rotation
 from mha_core.layer.positional import PositionalTable
 from mha_core.lessons.permutation import permutation_matrix, shuffle_permutation
 from ui import controls, url, widgets
@@ -13,6 +15,7 @@ from ui.i18n import t
 from ui.numbers import num
 from ui.state import MAX_SEED, Settings
 from viz import positional as pviz
+from viz.heatmap import head_grid
 
 MAX_DIMS = 7
 SAME_TOL = 1e-5  # float32 rounding of one attention layer stays far below this
@@ -258,3 +261,72 @@ def sentence(settings: Settings) -> None:
                 tol=num(SAME_TOL),
             )
         )
+
+
+# --- what today's models use instead: RoPE and ALiBi -------------------------------------------
+K_ROPE_PAIR, K_ROPE_SHIFT = "positional.rope_pair", "positional.rope_shift"
+MAX_SHIFT = 4096
+
+
+def rope(settings: Settings) -> None:
+    """RoPE: a pair turning on the unit circle; on the sentence, shifting every position leaves
+    the scores alone (float rounding), while added sinusoidal PE changes them."""
+    st.subheader(t("positional.rope"))
+    st.markdown(t("positional.rope_intro"))
+    st.latex(
+        r"\begin{pmatrix} q'_i \\ q'_{i + d_k/2} \end{pmatrix} = \begin{pmatrix} \cos m\omega_i"
+        r" & -\sin m\omega_i \\ \sin m\omega_i & \cos m\omega_i \end{pmatrix}"
+        r"\begin{pmatrix} q_i \\ q_{i + d_k/2} \end{pmatrix}, \qquad \omega_i = 10000^{-2i/d_k}"
+    )
+    d_k = settings.d_k
+    if d_k % 2:
+        st.info(t("positional.rope_odd", d_k=d_k))
+        return
+    tokens = widgets.sentence_tokens(settings)
+    pair = controls.clamp(K_ROPE_PAIR, list(range(d_k // 2)))
+    c1, c2 = st.columns(2)
+    if d_k > 2:  # one pair only: nothing to choose
+        pair = controls.slider(t("positional.rope_pair"), 0, d_k // 2 - 1, key=K_ROPE_PAIR,
+                               where=c1, help=t("positional.rope_pair_help", d_k=d_k))  # fmt: skip
+    shift = controls.slider(t("positional.rope_shift"), 1, MAX_SHIFT, key=K_ROPE_SHIFT, where=c2)
+    rot = pair_rotation(len(tokens), d_k, pair)
+    fig = pviz.unit_circle(
+        rot.x, rot.y, tokens, angle_label=t("positional.rope_angle"),
+        position_label=t("positional.position"),
+    )  # fmt: skip
+    widgets.plot(fig, key="positional.rope_fig")
+    st.caption(
+        t("positional.rope_caption", i=pair, j=pair + d_k // 2, w=num(rot.frequency),
+          wl=num(rot.wavelength))
+    )  # fmt: skip
+    res = compute.rope_shift(tuple(tokens), settings.config(positional=False), shift)
+    st.info(
+        t("positional.rope_shift_result", s=shift, scale=num(res.score_scale),
+          rope=num(res.rope_max_change), sin=num(res.sinusoidal_max_change), n=len(tokens),
+          heads=settings.n_heads)
+    )  # fmt: skip
+
+
+def alibi(settings: Settings) -> None:
+    """ALiBi: per-head slopes, the bias matrices, and the sentence's heads with the bias."""
+    st.subheader(t("positional.alibi"))
+    st.markdown(t("positional.alibi_intro"))
+    st.latex(r"\text{score}_{ij} = \frac{q_i \cdot k_j}{\sqrt{d_k}} - m_h\,(i - j), \quad j \le i")
+    tokens = widgets.sentence_tokens(settings)
+    nh = settings.n_heads
+    slopes = alibi_slopes(nh).double().numpy()
+    st.markdown(
+        t("positional.alibi_slopes", nh=nh, slopes=", ".join(num(float(m)) for m in slopes))
+    )
+    bias, weights = compute.alibi_heads(tuple(tokens), settings.config(positional=False))
+    titles = [t("positional.alibi_head", h=h, m=num(float(slopes[h]))) for h in range(nh)]
+    lower = np.tril(np.ones((len(tokens), len(tokens)), dtype=bool))
+    shown = np.where(lower, bias, np.nan)  # above the diagonal the causal mask removes them
+    fig = head_grid(shown, tokens, titles=titles, colorscale="Blues_r", zmin=None,
+                    value_label=t("positional.alibi_bias"), one_trace=True)  # fmt: skip
+    widgets.plot(fig, key="positional.alibi_bias_fig")
+    st.caption(t("positional.alibi_bias_caption"))
+    fig = head_grid(weights, tokens, titles=titles, value_label=t("positional.weight"),
+                    one_trace=True)  # fmt: skip
+    widgets.plot(fig, key="positional.alibi_fig")
+    st.caption(t("positional.alibi_heads_caption", nh=nh))

@@ -77,6 +77,12 @@ URL_PARSERS = {
     K_STEPS: lambda r: parse_int(r, 1, compute.MAX_STEPS),
     K_LR: _parse_lr,
     K_SEED: lambda r: parse_int(r, 0, compute.MAX_SEED),
+    # how the trained model is looked at (the model itself cannot be in a link)
+    K_KIND: parse_choice(KINDS),
+    K_LAYER: lambda r: parse_int(r, 0, compute.MAX_LAYERS - 1),
+    K_TRY_KIND: parse_choice(KINDS),
+    K_TRY_LAYER: lambda r: parse_int(r, 0, compute.MAX_LAYERS - 1),
+    K_TRY: lambda r: r[:TRY_CHARS],
 }
 
 

@@ -106,6 +106,45 @@ EN = {
     "positional.verdict_changed": "The pattern changed: A′ differs from P A Pᵀ by up to {diff} "
     "(over all {heads} heads, far above the {tol} of float rounding). Position now "
     "matters to attention.",
+    "positional.rope": "RoPE: rotating queries and keys instead of adding a vector",
+    "positional.rope_intro": "LLaMA, Mistral and most of today's language models do not add a "
+    "positional encoding to the embeddings. **Rotary position embedding** (RoPE; Su et al. 2021) "
+    "turns each pair of query and key dimensions by an angle proportional to the position, with "
+    "the same frequencies ω_i as the sinusoidal table. A query at position m and a key at "
+    "position n then meet at the angle (m − n)·ω_i: the score depends on the offset m − n only. "
+    "Here the pairs follow the rotate-half layout of LLaMA and GPT-NeoX (dimension i with "
+    "i + d_k/2), the same as Hugging Face's code.",
+    "positional.rope_odd": "RoPE turns pairs of dimensions, so it needs an even d_k; the sidebar "
+    "gives d_k = {d_k}. Choose other d_model or heads to see it.",
+    "positional.rope_pair": "Pair i",
+    "positional.rope_pair_help": "Pair i turns dimensions i and i + d_k/2 (d_k = {d_k}); low pairs "
+    "turn fast, high pairs slowly.",
+    "positional.rope_shift": "Shift every position by s",
+    "positional.rope_angle": "angle",
+    "positional.rope_caption": "Pair {i} (dimensions {i} and {j}) turns by ω = {w} radians per "
+    "token: a full turn every {wl} tokens. Each token of your sentence is one point; the angle "
+    "between two points is all that a query and a key see of their positions.",
+    "positional.rope_shift_result": "On your sentence ({n} tokens, {heads} heads of the sidebar's "
+    "layer, without added PE): moving every token s = {s} positions further changes the RoPE "
+    "scores by at most {rope} (float rounding; the scores reach {scale}). Adding the sinusoidal "
+    "encoding to the same queries and keys instead, the same shift changes the scores by up to "
+    "{sin}: q·PE(n) and PE(m)·k depend on where the tokens are, not only on their distance.",
+    "positional.alibi": "ALiBi: a penalty that grows with distance",
+    "positional.alibi_intro": "**ALiBi** (attention with linear biases; Press et al. 2022) adds no "
+    "encoding at all: each head subtracts m_h · (i − j) from the score of query i on key j, a "
+    "penalty that grows linearly with the distance, at a different rate m_h per head. Press et "
+    "al. report that a model trained on 1,024 tokens with ALiBi reaches the perplexity of a "
+    "sinusoidal model trained on 2,048 tokens, and that it keeps working on texts longer than "
+    "those it was trained on. BLOOM and MPT use it.",
+    "positional.alibi_slopes": "The slopes of your {nh} heads (2^(−8h/H) for a power of two H; "
+    "BLOOM's rule otherwise): {slopes}.",
+    "positional.alibi_head": "head {h} · m = {m}",
+    "positional.alibi_bias": "bias",
+    "positional.alibi_bias_caption": "Each head's bias −m_h · (i − j) on and below the diagonal "
+    "(above it the causal mask hides the keys). Steep heads look near, gentle heads far.",
+    "positional.alibi_heads_caption": "Your sentence's {nh} heads (the sidebar's layer without "
+    "added PE, causal) with the bias added to their scaled scores: the bias is the only "
+    "position signal left, and it pulls the steep heads' weight towards the nearest tokens.",
 }
 
 ZH = {
@@ -197,4 +236,33 @@ ZH = {
     "{diff} (低于 {tol}:浮点舍入)。中间和右边的热力图是同一个矩阵。",
     "positional.verdict_changed": "图案变了:A′ 与 P A Pᵀ 最多相差 {diff} (全部 {heads} 个头,"
     "远高于浮点舍入的 {tol})。位置现在影响注意力。",
+    "positional.rope": "RoPE:旋转查询和键,而不是加上一个向量",
+    "positional.rope_intro": "LLaMA、Mistral 以及当今多数语言模型都不在嵌入上加位置编码。**旋转位置编码**"
+    "(RoPE;Su 等,2021)把查询和键的每一对维度按与位置成正比的角度旋转,频率 ω_i 与正弦表相同。"
+    "位置 m 的查询与位置 n 的键相遇时的夹角是 (m − n)·ω_i:分数只取决于偏移 m − n。这里的维度配对采用 "
+    "LLaMA 和 GPT-NeoX 的“旋转一半”布局(维度 i 与 i + d_k/2 配对),与 Hugging Face 的代码相同。",
+    "positional.rope_odd": "RoPE 旋转成对的维度,因此需要偶数的 d_k;侧边栏给出的是 d_k = {d_k}。"
+    "请选择其他 d_model 或头数。",
+    "positional.rope_pair": "维度对 i",
+    "positional.rope_pair_help": "第 i 对旋转维度 i 和 i + d_k/2(d_k = {d_k});低的维度对转得快,高的转得慢。",
+    "positional.rope_shift": "所有位置平移 s",
+    "positional.rope_angle": "角度",
+    "positional.rope_caption": "第 {i} 对(维度 {i} 和 {j})每个词元转 ω = {w} 弧度:每 {wl} 个词元转一整圈。"
+    "句子中的每个词元是一个点;查询和键对彼此位置的全部了解,就是两点之间的夹角。",
+    "positional.rope_shift_result": "在你的句子上({n} 个词元,侧边栏层的 {heads} 个头,不加位置编码):"
+    "把每个词元都往后移 s = {s} 个位置,RoPE 分数最多变化 {rope}(浮点舍入;分数最大为 {scale})。"
+    "如果改为把正弦编码加到同样的查询和键上,同样的平移会让分数最多变化 {sin}:q·PE(n) 和 PE(m)·k "
+    "取决于词元所在的位置,而不只是它们的距离。",
+    "positional.alibi": "ALiBi:随距离增长的惩罚",
+    "positional.alibi_intro": "**ALiBi**(线性偏置注意力;Press 等,2022)完全不加编码:每个头从查询 i "
+    "对键 j 的分数中减去 m_h · (i − j),惩罚随距离线性增长,每个头的斜率 m_h 不同。Press 等报告:用 "
+    "ALiBi 在 1,024 个词元上训练的模型,困惑度与在 2,048 个词元上训练的正弦编码模型相当,并且在比训练"
+    "时更长的文本上依然有效。BLOOM 和 MPT 使用了它。",
+    "positional.alibi_slopes": "你的 {nh} 个头的斜率(H 为 2 的幂时为 2^(−8h/H),否则用 BLOOM 的规则):{slopes}。",
+    "positional.alibi_head": "头 {h} · m = {m}",
+    "positional.alibi_bias": "偏置",
+    "positional.alibi_bias_caption": "每个头在对角线及其下方的偏置 −m_h · (i − j)(对角线上方的键被因果掩码"
+    "遮住)。斜率大的头看近处,斜率小的头看远处。",
+    "positional.alibi_heads_caption": "你的句子的 {nh} 个头(侧边栏的层,不加位置编码,因果)在缩放分数上"
+    "加上偏置:偏置是剩下的唯一位置信号,它把斜率大的头的权重拉向最近的词元。",
 }

@@ -1,0 +1,337 @@
+"""Train a small decoder-only model on a language-model task, live, and watch its heads form.
+
+`train_decoder("induction", n_layers=2, seed=0)` is what a learner gets by pressing Train. As in
+`train_toy` (mha_core/training.py, whose design this mirrors): `on_step(progress)` runs after
+every step (returning False stops training), every `snapshot_every` steps a
+`DecoderSnapshot` keeps the head scores, the loss and the accuracy on a fixed evaluation set,
+and the probe's attention; `DecoderTrainer.advance(n)` trains in chunks that together give
+exactly the run of one call. Training runs with `TRAIN_THREADS` torch threads.
+
+Reproducible: the weights come from the seeded `DecoderOnlyConfig`, the batches from a
+`torch.Generator` seeded with `seed`; nothing draws from torch's global random state.
+"""
+
+from __future__ import annotations
+
+import copy
+import math
+import time
+from collections.abc import Callable
+from dataclasses import asdict, dataclass
+from functools import cached_property
+from typing import NamedTuple
+
+import numpy as np
+import torch
+import torch.nn.functional as F
+
+from ..transformer.threads import TRAIN_THREADS, _torch_threads
+from .interpret import HEAD_KINDS, head_scores
+from .model import DecoderOnly, DecoderOnlyConfig
+from .tasks import InductionTask, LMBatch, SeqToSeqLM, get_lm_task
+
+_DATA_CHUNK = 50  # batches drawn from the generator at once (fixed: it decides the data order)
+EVAL_SEED = 10_000  # the fixed evaluation set of the snapshots (the batches use `seed`)
+FRESH_SEED = 20_000  # `DecoderRun.accuracy`: sequences no snapshot or batch has seen
+
+
+@dataclass(frozen=True)
+class DecoderSettings:
+    """Every setting of a decoder training run (the arguments of `train_decoder`)."""
+
+    task: str = "induction"
+    n_layers: int = 2
+    d_model: int = 64
+    n_heads: int = 4
+    mlp: bool = False
+    positions: str = "attention"  # learned positions where the heads look (shortformer)
+    steps: int = 1200
+    lr: float = 3e-3
+    warmup: int = 50
+    batch_size: int = 64
+    weight_decay: float = 0.0
+    init_std: float = 0.1  # weights drawn from normal(0, init_std); GPT-2 uses 0.02
+    seed: int = 0
+    snapshot_every: int = 50
+    eval_size: int = 128  # sequences in the fixed evaluation set of the snapshots
+
+    def __post_init__(self) -> None:
+        for name in ("steps", "batch_size", "snapshot_every", "n_layers", "eval_size"):
+            v = getattr(self, name)
+            if not isinstance(v, int) or isinstance(v, bool) or v < 1:
+                raise ValueError(f"{name} must be a whole number >= 1, got {v!r}")
+        for name in ("warmup", "seed"):
+            v = getattr(self, name)
+            if not isinstance(v, int) or isinstance(v, bool) or v < 0:
+                raise ValueError(f"{name} must be a whole number >= 0, got {v!r}")
+        if not (isinstance(self.lr, int | float) and 0.0 < self.lr < 1.0):
+            raise ValueError(f"the learning rate must be a number between 0 and 1, got {self.lr!r}")
+        if not 0.0 < self.init_std < 1.0:
+            raise ValueError(f"init_std must be in (0, 1), got {self.init_std!r}")
+        if not 0.0 <= self.weight_decay < 1.0:
+            raise ValueError(f"weight_decay must be in [0, 1), got {self.weight_decay!r}")
+        get_lm_task(self.task)  # a readable error for an unknown task
+
+    def lr_at(self, step: int) -> float:
+        """Learning rate of optimiser step `step` (1-based): linear warm-up over `warmup` steps,
+        then a cosine decay to a tenth of `lr` at the last step (as `TrainSettings.lr_at`)."""
+        if step <= self.warmup:
+            return self.lr * step / self.warmup
+        p = (step - self.warmup) / max(1, self.steps - self.warmup)  # 0 -> 1
+        return self.lr * (0.1 + 0.9 * 0.5 * (1.0 + math.cos(math.pi * min(1.0, p))))
+
+    def as_dict(self) -> dict:
+        return asdict(self)
+
+
+class DecoderHistoryRow(NamedTuple):
+    """One optimiser step, measured on that step's training batch."""
+
+    step: int  # 1-based
+    loss: float  # mean cross-entropy over the batch's loss_mask tokens (nats)
+    accuracy: float  # share of the batch's predictable tokens predicted right
+    lr: float
+    elapsed_s: float  # training wall time so far (seconds)
+
+
+class DecoderProgress(NamedTuple):
+    """What `on_step` receives after each step."""
+
+    step: int
+    steps: int  # the planned number of steps
+    loss: float
+    accuracy: float
+    lr: float
+    elapsed_s: float
+    snapshot: DecoderSnapshot | None  # the snapshot taken at this step, if any
+
+    @property
+    def fraction(self) -> float:
+        return self.step / self.steps
+
+
+@dataclass(frozen=True, eq=False)
+class DecoderSnapshot:
+    """The model at one step, measured on the fixed evaluation set (eval mode)."""
+
+    step: int  # optimiser steps done (0 = the untrained model)
+    loss: float  # cross-entropy on the evaluation set's loss_mask tokens
+    accuracy: float  # next-token accuracy on its predictable tokens
+    scores: dict[str, np.ndarray]  # kind -> (L, nh) `head_scores` on the task's scoring set
+    probe_attention: np.ndarray  # (L, nh, T, T) float32, the probe's attention
+
+
+def _lm_loss(logits: torch.Tensor, batch: LMBatch) -> tuple[torch.Tensor, float]:
+    """Cross-entropy over loss_mask tokens and accuracy over predictable tokens.
+
+    The logits at position t predict token t + 1, so token t is scored from logits t - 1.
+    """
+    pred, target = logits[:, :-1], batch.tokens[:, 1:]  # (B, T-1, V), (B, T-1)
+    m = batch.loss_mask[:, 1:]  # (B, T-1)
+    loss = F.cross_entropy(pred[m], target[m])
+    p = batch.predictable[:, 1:]  # (B, T-1)
+    with torch.no_grad():
+        hit = (pred.argmax(-1) == target) & p
+        acc = hit.sum().item() / max(1, p.sum().item())
+    return loss, float(acc)
+
+
+@torch.no_grad()
+def accuracy_on(model: DecoderOnly, batch: LMBatch) -> float:
+    """Next-token accuracy on the batch's predictable tokens (eval mode)."""
+    was = model.training
+    model.eval()
+    acc = _lm_loss(model(batch.tokens).logits, batch)[1]
+    model.train(was)
+    return acc
+
+
+class DecoderTrainer:
+    """A training run that advances in chunks; `train_decoder` runs one to the end."""
+
+    def __init__(self, settings: DecoderSettings) -> None:
+        self.settings = s = settings
+        self.task = get_lm_task(s.task)
+        self.config = DecoderOnlyConfig(
+            vocab_size=self.task.vocab_size,
+            n_positions=self.task.seq_len,
+            d_model=s.d_model,
+            n_heads=s.n_heads,
+            n_layers=s.n_layers,
+            mlp=s.mlp,
+            positions=s.positions,
+            init_std=s.init_std,
+            seed=s.seed,
+        )
+        self.model = DecoderOnly(self.config)
+        self.optimizer = torch.optim.AdamW(
+            self.model.parameters(), lr=s.lr, weight_decay=s.weight_decay, foreach=True
+        )
+        self._generator = torch.Generator().manual_seed(s.seed)
+        self._data: LMBatch | None = None
+        self._history: list[DecoderHistoryRow] = []
+        self._elapsed = 0.0
+        self._stopped = False
+        self.eval_batch = self.task.sample(s.eval_size, EVAL_SEED)
+        self.score_batch = self.task.scoring_sample(s.eval_size, EVAL_SEED)
+        self.probe = self.task.encode(self.task.probe)  # (T,)
+        with _torch_threads(TRAIN_THREADS):
+            self._snapshots: dict[int, DecoderSnapshot] = {0: self._snapshot(0)}
+
+    @property
+    def step(self) -> int:
+        return len(self._history)
+
+    @property
+    def done(self) -> bool:
+        return self._stopped or self.step >= self.settings.steps
+
+    def _batch(self, step: int) -> LMBatch:
+        """The batch of 0-based step `step` (drawn in chunks from the seeded generator)."""
+        i = step % _DATA_CHUNK
+        if i == 0 or self._data is None:
+            self._data = self.task.sample(self.settings.batch_size * _DATA_CHUNK, self._generator)
+        sl = slice(i * self.settings.batch_size, (i + 1) * self.settings.batch_size)
+        d = self._data
+        return LMBatch(d.tokens[sl], d.predictable[sl], d.loss_mask[sl])
+
+    def advance(
+        self, n: int | None = None, on_step: Callable[[DecoderProgress], bool | None] | None = None
+    ) -> bool:
+        """Train up to `n` more steps (None: to the end). Return True when the run is done.
+
+        `on_step(progress)` runs after every step; if it returns False (not None), training
+        stops there for good.
+        """
+        if n is not None and (not isinstance(n, int) or isinstance(n, bool) or n < 0):
+            raise ValueError(f"n must be a whole number of steps >= 0, got {n!r}")
+        with _torch_threads(TRAIN_THREADS):
+            return self._advance(n, on_step)
+
+    def _advance(self, n: int | None, on_step) -> bool:
+        s = self.settings
+        stop_at = s.steps if n is None else min(s.steps, self.step + n)
+        model, opt = self.model, self.optimizer
+        model.train()
+        while not self.done and self.step < stop_at:
+            t0 = time.perf_counter()
+            step = self.step + 1
+            lr = s.lr_at(step)
+            for group in opt.param_groups:
+                group["lr"] = lr
+            b = self._batch(step - 1)
+            loss, acc = _lm_loss(model(b.tokens).logits, b)
+            opt.zero_grad(set_to_none=True)
+            loss.backward()
+            opt.step()
+            snap = None
+            last = step == s.steps
+            if step % s.snapshot_every == 0 or last:
+                snap = self._snapshots[step] = self._snapshot(step)
+            self._elapsed += time.perf_counter() - t0  # on_step's own time is not counted
+            row = DecoderHistoryRow(step, loss.item(), acc, lr, self._elapsed)
+            self._history.append(row)
+            if on_step is not None:
+                progress = DecoderProgress(step, s.steps, row.loss, acc, lr, row.elapsed_s, snap)
+                if on_step(progress) is False:
+                    self._stopped = not last
+                    if step not in self._snapshots:
+                        self._snapshots[step] = self._snapshot(step)
+                    break
+        return self.done
+
+    @torch.no_grad()
+    def _snapshot(self, step: int) -> DecoderSnapshot:
+        model, b = self.model, self.eval_batch
+        was = model.training
+        model.eval()
+        loss, acc = _lm_loss(model(b.tokens).logits, b)
+        sb = self.score_batch
+        w = model(sb.tokens).weights  # (B, L, nh, T, T)
+        scores = {k: head_scores(w, sb.tokens, k) for k in HEAD_KINDS}
+        probe = model(self.probe).weights[0].numpy().copy()  # (L, nh, T, T)
+        model.train(was)
+        return DecoderSnapshot(step, loss.item(), acc, scores, probe)
+
+    def result(self) -> DecoderRun:
+        """The run so far. Unless training is done, the model is a copy (training goes on)."""
+        return DecoderRun(
+            task=self.task,
+            settings=self.settings,
+            model=self.model if self.done else copy.deepcopy(self.model),
+            history=tuple(self._history),
+            snapshots=dict(self._snapshots),
+            probe=self.probe.clone(),
+            stopped=self._stopped,
+        )
+
+
+@dataclass(frozen=True, eq=False)
+class DecoderRun:
+    """A (finished or stopped) decoder training run."""
+
+    task: InductionTask | SeqToSeqLM
+    settings: DecoderSettings
+    model: DecoderOnly
+    history: tuple[DecoderHistoryRow, ...]
+    snapshots: dict[int, DecoderSnapshot]  # step -> snapshot, in step order
+    probe: torch.Tensor  # (T,) the probe's token ids
+    stopped: bool
+
+    @property
+    def steps_done(self) -> int:
+        return len(self.history)
+
+    @property
+    def elapsed_s(self) -> float:
+        return self.history[-1].elapsed_s if self.history else 0.0
+
+    @cached_property
+    def accuracy(self) -> float:
+        """Next-token accuracy on the predictable tokens of 1000 fresh sequences."""
+        with _torch_threads(TRAIN_THREADS):
+            return accuracy_on(self.model, self.task.sample(1000, FRESH_SEED))
+
+    def head_scores(self, kind: str, n: int = 256, seed: int = FRESH_SEED) -> np.ndarray:
+        """(L, nh) `interpret.head_scores` of the trained model on n fresh sequences
+        (`task.scoring_sample`: for induction, all symbols differ but the repeated chunk's).
+
+        previous: mean attention on key i - 1; duplicate: on the earlier occurrences of the
+        query's token; induction: on the tokens that followed those occurrences. Each is the
+        mean, over the query rows that have such a key, of the weight summed over those keys.
+        """
+        batch = self.task.scoring_sample(n, seed)
+        was = self.model.training
+        self.model.eval()
+        with torch.no_grad(), _torch_threads(TRAIN_THREADS):
+            w = self.model(batch.tokens).weights  # (B, L, nh, T, T)
+            scores = head_scores(w, batch.tokens, kind)
+        self.model.train(was)
+        return scores
+
+    def curve(self, name: str) -> tuple[np.ndarray, np.ndarray]:
+        """(steps, values) of a snapshot measure: 'loss', 'accuracy' or a head kind (S, L, nh)."""
+        steps = np.array(list(self.snapshots), dtype=np.int64)
+        snaps = self.snapshots.values()
+        if name in HEAD_KINDS:
+            return steps, np.stack([s.scores[name] for s in snaps])
+        if name in ("loss", "accuracy"):
+            return steps, np.array([getattr(s, name) for s in snaps], dtype=float)
+        raise ValueError(f"unknown curve {name!r}")
+
+
+def train_decoder(
+    task: str = "induction",
+    *,
+    on_step: Callable[[DecoderProgress], bool | None] | None = None,
+    **settings,
+) -> DecoderRun:
+    """Train a seeded decoder-only model on a task; return the run.
+
+    The keyword form of `DecoderSettings` (see it for every setting and its default):
+    `train_decoder("induction", n_layers=2, seed=0)`. `on_step(progress)` after every step;
+    returning False stops.
+    """
+    trainer = DecoderTrainer(DecoderSettings(task=task, **settings))
+    trainer.advance(on_step=on_step)
+    return trainer.result()

@@ -1,0 +1,265 @@
+"""The Efficient attention page through AppTest: every control moved, the figures and the stated
+numbers compared with references computed here (PyTorch's SDPA on the core layer's q, k, v;
+masks written out by hand; the cache formula from the published figures)."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+import torch
+import torch.nn.functional as F
+
+from mha_core import AttentionConfig, build_attention, run_attention, word_tokenize
+from tests.app.conftest import figure, figures, figures_by_key, make_app, page_text, plotly_array
+from ui.numbers import num
+
+PAGE = "views/efficient.py"
+TOKENS = ["I", "want", "to", "live", "in", "Europe", "."]
+CHARTS = [
+    "efficient.groups_fig",
+    "efficient.gqa_fig",
+    "efficient.step_fig",
+    "efficient.growth_fig",
+    "efficient.mask_fig",
+    "efficient.reach_fig",
+    "efficient.masked_fig",
+    "efficient.reach_curve",
+    "efficient.tiles_fig",
+    "efficient.ml_fig",
+    "efficient.partial_fig",
+    "efficient.memory_fig",
+]
+
+
+def _run(query: dict | None = None, **state):
+    shared = {f"shared.{k}": v for k, v in state.items() if not k.startswith("efficient.")}
+    own = {k: v for k, v in state.items() if k.startswith("efficient.")}
+    at = make_app(page=PAGE, query=query, **shared, **own).run()
+    assert not at.exception, at.exception
+    return at
+
+
+def _qkv(tokens=TOKENS, d_model=64, n_heads=4, mask="none"):
+    """The page's layer (sidebar defaults, scaled dot-product) run by the core here."""
+    config = AttentionConfig(d_model=d_model, n_heads=n_heads, mask=mask)
+    tr = run_attention(tokens, config, build_attention(config)).attention
+    return tr.q, tr.k, tr.v
+
+
+def _z(fig, i: int = 0) -> np.ndarray:
+    hm = fig["data"][i]
+    z = plotly_array(hm["z"])
+    if z.ndim == 1:
+        z = z.reshape(len(plotly_array(hm["y"])), len(plotly_array(hm["x"])))
+    return z.astype(np.float64)
+
+
+def test_default_page_shows_every_part_with_the_numbers_computed_here():
+    at = _run()
+    assert list(figures_by_key(at)) == CHARTS
+    text = page_text(at)
+    assert "**Multi-head attention:** 4 query heads, 4 key/value heads" in text
+    # the calculator's default row is Meta's Llama 3 8B at 8,192 tokens in bf16: 1 GiB
+    assert "= **1 GiB** (128 KiB a token)" in text
+    assert "131,040 tokens back, about 131k" in text  # Mistral 7B, 4,096 x 32 layers
+    q, k, v = _qkv()
+    plain = F.scaled_dot_product_attention(q, k, v)
+    flash_fig = figure(at, "efficient.partial_fig")
+    final = _z(flash_fig)[-1]  # the plain computation's row 0 of head 0, as drawn
+    np.testing.assert_allclose(final, plain[0, 0, 0].numpy(), rtol=1e-5, atol=1e-6)
+    assert at.session_state["efficient.kv_heads"] == 4
+    table = at.dataframe[0].value
+    assert list(table["model"]) == ["GPT-2 small", "Llama-2-7B", "Llama-3-8B", "Mistral-7B"]
+    assert all("20" in source for source in table["source"])  # every row cites a dated source
+
+
+@pytest.mark.parametrize("n_kv", [1, 2])
+def test_kv_heads_slider_pools_keys_and_values_per_group(n_kv):
+    at = _run()
+    at.select_slider(key="efficient.kv_heads").set_value(n_kv).run()
+    assert not at.exception
+    q, k, v = _qkv()
+    group = 4 // n_kv
+    kg = k.view(1, n_kv, group, 7, 16).mean(2)  # Ainslie et al.'s mean-pooling, written here
+    vg = v.view(1, n_kv, group, 7, 16).mean(2)
+    scores = (q @ kg.repeat_interleave(group, 1).transpose(-2, -1)) / 4.0
+    weights = torch.softmax(scores, -1)[0].numpy()  # (nh, T, T)
+    grid = _z(figure(at, "efficient.gqa_fig"))  # one trace: heads side by side, gaps NaN
+    for h in range(4):
+        assert np.isclose(grid, weights[h][0, 0], rtol=1e-5).any()
+    kind = "Multi-query" if n_kv == 1 else "Grouped-query"
+    assert kind in page_text(at)
+    ref = F.scaled_dot_product_attention(q, kg, vg, enable_gqa=True)
+    mha = F.scaled_dot_product_attention(q, k, v)
+    assert f"by up to {num(float((ref - mha).abs().max()))}" in page_text(at)
+    groups = figure(at, "efficient.groups_fig")["data"]
+    assert len(groups) == 4 + 2  # one line per query head, then the two rows of nodes
+
+
+def test_cache_steps_and_growth():
+    at = _run(mask="causal")
+    at.slider(key="efficient.step").set_value(4).run()
+    q, k, v = _qkv(mask="causal")
+    causal = F.scaled_dot_product_attention(q, k, v, is_causal=True)
+    step = _z(figure(at, "efficient.step_fig"))  # (nh, 5) weights of token 4 over the cache
+    assert step.shape == (4, 5)
+    w = torch.softmax((q[0, :, 4:5] @ k[0, :, :5].transpose(-2, -1)) / 4.0, -1)[:, 0]
+    np.testing.assert_allclose(step, w.numpy(), rtol=1e-5, atol=1e-6)
+    assert causal.shape[2] == 7
+    growth = figure(at, "efficient.growth_fig")["data"]
+    np.testing.assert_allclose(plotly_array(growth[0]["y"]), 2 * 4 * 16 * 4 * np.arange(1, 8))
+    assert "Step 4: the new token **in** joins the cache" in page_text(at)
+    assert "Over all 7 steps" in page_text(at)
+
+
+def test_calculator_for_mistral_with_its_window():
+    at = _run()
+    at.selectbox(key="efficient.model").set_value("Mistral-7B")
+    at.number_input(key="efficient.tokens").set_value(32768)
+    at.run()
+    text = page_text(at)
+    assert "4,096 tokens × 2 bytes × batch 1 = **512 MiB**" in text  # the rolling buffer
+    assert "keeps at most 4,096 tokens" in text
+    at.number_input(key="efficient.batch").set_value(4)
+    at.selectbox(key="efficient.dtype").set_value("float32")
+    at.run()
+    assert "× 4 bytes × batch 4 = **4 GiB**" in page_text(at)
+
+
+def _mask_reference(t, w, sinks, glob):
+    m = np.zeros((t, t), dtype=bool)
+    for i in range(t):
+        for j in range(i + 1):
+            m[i, j] = i - j < w or j < sinks or i in glob or j in glob
+    return m
+
+
+def test_mask_controls_and_receptive_field():
+    at = _run()
+    at.slider(key="efficient.window").set_value(2)
+    at.slider(key="efficient.sinks").set_value(1)
+    at.multiselect(key="efficient.global").set_value([3])
+    at.slider(key="efficient.layers").set_value(3)
+    at.run()
+    assert not at.exception
+    mask = _z(figure(at, "efficient.mask_fig"))
+    np.testing.assert_array_equal(mask.astype(bool), _mask_reference(7, 2, 1, {3}))
+    ref = _mask_reference(7, 2, 1, {3}).astype(int)
+    reach = np.linalg.matrix_power(ref, 3) > 0
+    np.testing.assert_array_equal(_z(figure(at, "efficient.reach_fig")).astype(bool), reach)
+    assert "through them" in page_text(at)
+
+
+def test_window_alone_agrees_with_the_closed_form():
+    at = _run(text="a b c d e f g h i j k l m n o p")
+    at.slider(key="efficient.window").set_value(3)
+    at.slider(key="efficient.layers").set_value(4)
+    at.run()
+    curve = figure(at, "efficient.reach_curve")["data"]
+    np.testing.assert_array_equal(plotly_array(curve[0]["y"]), [2, 4, 6, 8])
+    assert "from up to 8 tokens back: the closed form L(w − 1)" in page_text(at)
+
+
+@pytest.mark.parametrize("mask", ["none", "causal"])
+def test_flash_tiles_for_a_chosen_row(mask):
+    at = _run(mask=mask)
+    at.select_slider(key="efficient.block").set_value(2)
+    at.selectbox(key="efficient.head").set_value(2)
+    at.selectbox(key="efficient.row").set_value(5)
+    at.run()
+    at.slider(key="efficient.tile").set_value(1).run()
+    q, k, v = _qkv(mask=mask)
+    causal = mask == "causal"
+    n_tiles = 3 if causal else 4  # keys 0-1, 2-3, 4-5 (, 6) for row 5 with blocks of 2
+    assert at.slider(key="efficient.tile").max == n_tiles - 1
+    partial = _z(figure(at, "efficient.partial_fig"))  # after tile 0, after tile 1, plain
+    s = (q[0, 2, 5] @ k[0, 2, :4].T) / 4.0  # keys 0..3: the two tiles read so far
+    np.testing.assert_allclose(partial[1], (torch.softmax(s, -1) @ v[0, 2, :4]).numpy(),
+                               rtol=1e-5, atol=1e-6)  # fmt: skip
+    plain = F.scaled_dot_product_attention(q, k, v, is_causal=causal)
+    np.testing.assert_allclose(partial[-1], plain[0, 2, 5].numpy(), rtol=1e-5, atol=1e-6)
+    text = page_text(at)
+    assert "Tile 1 (of tiles 0 to" in text and "keys 2 to 3" in text
+    assert "Tiled against plain attention: row 5 differs by" in text
+    shapes = figure(at, "efficient.tiles_fig")["layout"]["shapes"]
+    assert sum(s["line"]["width"] == 4 for s in shapes) == 1  # the current tile
+
+
+def test_url_round_trip_and_bad_values():
+    query = {
+        "kv_heads": "2", "window": "5", "sinks": "2", "global": "1,4", "layers": "6",
+        "block": "8", "head": "3", "row": "6", "tile": "0", "model": "GPT-2 small",
+        "tokens": "1024", "batch": "2", "dtype": "float32", "step": "3",
+    }  # fmt: skip
+    at = _run(query=query)
+    ss = at.session_state
+    assert ss["efficient.kv_heads"] == 2 and ss["efficient.window"] == 5
+    assert ss["efficient.global"] == [1, 4] and ss["efficient.block"] == 8
+    assert ss["efficient.model"] == "GPT-2 small" and ss["efficient.dtype"] == "float32"
+    for name, value in query.items():
+        assert at.query_params[name] == value, name
+    assert "= **144 MiB**" in page_text(at)  # 2 x 12 x 12 x 64 x 1024 x 4 x 2 bytes
+    bad = _run(query={"kv_heads": "<b>", "block": "3", "model": "GPT-5", "global": "1,1"})
+    assert "kv_heads" in bad.warning[0].value and "model" in bad.warning[0].value
+    assert bad.session_state["efficient.block"] == 4
+
+
+def test_fewer_sidebar_heads_clamp_the_page_choices():
+    at = _run(n_heads=8, **{"efficient.kv_heads": 8, "efficient.head": 7, "efficient.row": 6})
+    assert at.session_state["efficient.kv_heads"] == 8
+    at2 = _run(n_heads=2, text="a b c", **{"efficient.kv_heads": 8, "efficient.head": 7,
+                                            "efficient.row": 6})  # fmt: skip
+    assert at2.session_state["efficient.kv_heads"] == 2
+    assert at2.session_state["efficient.head"] == 1
+    assert at2.session_state["efficient.row"] == 2
+    # the URL shows the clamped values, not the stale choices
+    assert (at2.query_params["kv_heads"], at2.query_params["head"]) == ("2", "1")
+    assert at2.query_params["row"] == "2"
+
+
+def test_chinese_keeps_every_value():
+    at = _run(lang="zh", **{"efficient.kv_heads": 2, "efficient.window": 4})
+    assert "高效注意力" in at.title[0].value
+    assert at.session_state["efficient.kv_heads"] == 2 and at.session_state["efficient.window"] == 4
+    assert "分组查询注意力" in page_text(at)
+
+
+@pytest.mark.parametrize("text", ["", "   "])
+def test_no_tokens_gives_a_message(text):
+    at = _run(text=text)
+    assert at.info and not figures(at)
+    assert at.session_state["shared.text"] == text
+
+
+def test_markup_and_repeated_tokens_stay_literal():
+    text = "<b>x</b> the <img src=x onerror=alert(1)> the"
+    at = _run(text=text)
+    toks = word_tokenize(text).tokens
+    for fig in figures(at):
+        spec = json.dumps(fig, ensure_ascii=False)
+        assert "<b>" not in spec and "<img" not in spec
+    mask = figure(at, "efficient.mask_fig")
+    assert len(mask["layout"]["yaxis"]["ticktext"]) == len(toks)
+
+
+def test_a_shorter_sentence_after_choices_keeps_the_page_working():
+    at = _run()
+    at.selectbox(key="efficient.row").set_value(6)
+    at.multiselect(key="efficient.global").set_value([5])
+    at.select_slider(key="efficient.block").set_value(2)
+    at.run()
+    at.slider(key="efficient.tile").set_value(3).run()
+    at.slider(key="efficient.step").set_value(6).run()
+    assert not at.exception
+    at.session_state["shared.text"] = "a b c"  # as the sidebar's box would set it
+    at.run()
+    assert not at.exception, at.exception
+    ss = at.session_state
+    assert ss["efficient.row"] == 2 and ss["efficient.global"] == []
+    assert ss["efficient.tile"] == 1 and ss["efficient.step"] == 2
+    assert _z(figure(at, "efficient.mask_fig")).shape == (3, 3)
+    at.session_state["shared.text"] = "I want to live in Europe ."
+    at.run()
+    assert not at.exception and at.session_state["efficient.row"] == 2  # kept, still valid

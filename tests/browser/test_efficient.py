@@ -1,0 +1,118 @@
+"""The Efficient attention page in a real Chromium against a real `streamlit run`."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.browser.conftest import wait_for_app
+
+pytestmark = pytest.mark.browser
+
+URL_PATH = "efficient"
+TITLE_EN = "Efficient attention: how today's language models attend"
+N_CHARTS = 12
+
+
+def _wait_charts(pg, n: int = N_CHARTS) -> None:
+    pg.wait_for_function(
+        "(n) => [...document.querySelectorAll('.js-plotly-plot')]"
+        ".filter(g => g._fullLayout).length >= n",
+        arg=n,
+        timeout=90_000,
+    )
+
+
+def _open(pg, url: str) -> None:
+    pg.goto(url)
+    wait_for_app(pg)
+    _wait_charts(pg)
+    assert pg.locator('[data-testid="stException"]').count() == 0
+
+
+def _kv_nodes(pg) -> int:
+    """How many key/value heads the groups diagram draws (its last trace: the bottom nodes)."""
+    return pg.evaluate(
+        "() => { const g = [...document.querySelectorAll('.js-plotly-plot')][0];"
+        " return g._fullData[g._fullData.length - 1].x.length; }"
+    )
+
+
+def _wait_url(pg, fragment: str) -> None:
+    pg.wait_for_function("(f) => location.search.includes(f)", arg=fragment, timeout=30_000)
+
+
+def _full_screenshot(pg, path, width: int) -> None:
+    height = pg.evaluate(
+        "() => { const m = document.querySelector('[data-testid=stMain]');"
+        " return m ? m.scrollHeight : document.body.scrollHeight; }"
+    )
+    pg.set_viewport_size({"width": width, "height": min(int(height) + 50, 16_000)})
+    pg.wait_for_timeout(1000)
+    pg.screenshot(path=str(path), full_page=True)
+
+
+def test_a_link_reproduces_the_view(app_url, page, tmp_path):
+    _open(page, f"{app_url}/{URL_PATH}?kv_heads=2&window=2&block=2&row=5&model=Mistral-7B")
+    page.get_by_role("heading", name=TITLE_EN).wait_for()
+    assert _kv_nodes(page) == 2
+    page.get_by_text("Grouped-query attention:").first.wait_for()
+    page.get_by_text("= 512 MiB").first.wait_for()  # Mistral 7B, 8,192 tokens, window 4,096
+    for fragment in ("kv_heads=2", "window=2", "block=2", "row=5", "model=Mistral-7B"):
+        assert fragment in page.url
+    assert page.get_by_role("textbox", name="Sentence").count() == 1  # the shared sidebar
+    _full_screenshot(page, tmp_path / "efficient_link.png", 1400)
+
+
+def test_kv_heads_slider_updates_the_url_and_survives_a_language_switch(app_url, page):
+    _open(page, f"{app_url}/{URL_PATH}")
+    assert _kv_nodes(page) == 4
+    slider = page.get_by_role("slider", name="Key/value heads")
+    slider.focus()
+    slider.press("ArrowLeft")  # 4 -> 2
+    wait_for_app(page)
+    _wait_url(page, "kv_heads=2")
+    page.wait_for_function(
+        "() => { const g = document.querySelector('.js-plotly-plot');"
+        " return g._fullData[g._fullData.length - 1].x.length === 2; }",
+        timeout=30_000,
+    )
+    page.get_by_text("中文", exact=True).click()
+    wait_for_app(page)
+    page.get_by_role("heading", name="高效注意力:当今的语言模型如何计算注意力").wait_for()
+    _wait_charts(page)
+    _wait_url(page, "lang=zh")
+    assert "kv_heads=2" in page.url
+    assert _kv_nodes(page) == 2
+
+
+def test_markup_stays_text(app_url, page):
+    _open(page, f"{app_url}/{URL_PATH}")
+    box = page.get_by_role("textbox", name="Sentence")
+    box.fill('<b>x</b> <a href="https://example.com">y</a> <img src=x onerror=alert(1)>')
+    box.press("Control+Enter")
+    wait_for_app(page)
+    _wait_charts(page)
+    page.wait_for_function(
+        "() => [...document.querySelectorAll('.js-plotly-plot .ytick text')]"
+        ".some(t => t.textContent === '<')",
+        timeout=30_000,
+    )
+    assert page.locator(".js-plotly-plot a").count() == 0
+    assert page.locator(".js-plotly-plot img").count() == 0
+    assert page.locator('[data-testid="stException"]').count() == 0
+    assert page.dialogs == []
+
+
+def test_phone_width_has_no_sideways_scroll(app_url, browser, tmp_path):
+    context = browser.new_context(viewport={"width": 390, "height": 844})
+    pg = context.new_page()
+    try:
+        _open(pg, f"{app_url}/{URL_PATH}")
+        widths = pg.evaluate(
+            "() => { const m = document.querySelector('[data-testid=stMain]');"
+            " return [m.scrollWidth, m.clientWidth]; }"
+        )
+        assert widths[0] <= widths[1] + 1, widths
+        _full_screenshot(pg, tmp_path / "efficient_phone.png", 390)
+    finally:
+        context.close()

@@ -1,0 +1,84 @@
+"""The Efficient attention page's figure builders: valid Plotly (validating changes nothing),
+markup escaped, the data drawn as given, labels checked against the data."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import plotly.graph_objects as go
+import plotly.io as pio
+import pytest
+
+from viz import efficient as eviz
+
+TOKS = ["the", "<b>x</b>", "a & b", "the"]
+
+
+def _sent(fig) -> dict:
+    return json.loads(pio.to_json(fig.to_dict(), validate=False))
+
+
+def _builds():
+    rng = np.random.default_rng(0)
+    scores = rng.normal(size=(4, 4))
+    scores[np.triu_indices(4, 1)] = -np.inf
+    return {
+        "kv_groups": lambda: eviz.kv_groups([0, 0, 1, 1], query_label="<b>q</b>"),
+        "cache_step": lambda: eviz.cache_step(np.full((2, 3), 1 / 3), TOKS[:3], title="<i>t</i>"),
+        "curves": lambda: eviz.curves(
+            [1, 2, 4], [np.ones(3), np.arange(3.0)], names=["<b>a</b>", "b"], x_title="T",
+            log_x=True, log_y=True, dashes=[None, "dot"],
+        ),  # fmt: skip
+        "mask_matrix": lambda: eviz.mask_matrix(np.tri(4, dtype=bool), TOKS),
+        "tiled_scores": lambda: eviz.tiled_scores(
+            scores, TOKS, block_size=2, row=3, tile=1, key_ranges=[(0, 2), (2, 4)]
+        ),
+        "partial_outputs": lambda: eviz.partial_outputs(
+            rng.normal(size=(2, 5)), rng.normal(size=5), row_labels=["<b>1</b>", "2"]
+        ),
+    }
+
+
+@pytest.mark.parametrize("name", list(_builds()))
+def test_validation_would_change_nothing_and_markup_is_escaped(name):
+    fig = _builds()[name]()
+    assert _sent(go.Figure(fig.to_dict())) == _sent(fig)
+    spec = json.dumps(_sent(fig))
+    assert "<b>" not in spec and "<i>" not in spec
+
+
+def test_tiled_scores_outlines_the_current_tile_and_blanks_masked_scores():
+    scores = np.arange(36, dtype=float).reshape(6, 6)
+    scores[0, 5] = -np.inf
+    fig = eviz.tiled_scores(
+        scores, list("abcdef"), block_size=2, row=3, tile=1, key_ranges=[(0, 2), (2, 4)]
+    )
+    rects = [s for s in fig.layout.shapes if s.type == "rect"]
+    thick = [s for s in rects if s.line.width == 4]
+    assert len(thick) == 1 and (thick[0].x0, thick[0].x1) == (1.5, 3.5)
+    assert (thick[0].y0, thick[0].y1) == (1.5, 3.5)  # query block 1 holds row 3
+    assert np.isnan(np.asarray(fig.data[0].z, dtype=float)[0, 5])
+    lines = [s for s in fig.layout.shapes if s.type == "line"]
+    assert len(lines) == 4  # the block grid: 2 inner lines each way
+
+
+def test_partial_outputs_stack_the_final_row_last_and_check_labels():
+    p, f = np.ones((2, 3)), np.zeros(3)
+    fig = eviz.partial_outputs(p, f, row_labels=["a", "b"], final_label="plain")
+    z = np.asarray(fig.data[0].z)
+    assert z.shape == (3, 3) and (z[-1] == 0).all()
+    with pytest.raises(ValueError):
+        eviz.partial_outputs(p, f, row_labels=["a"])
+
+
+def test_cache_step_refuses_labels_that_do_not_fit():
+    with pytest.raises(ValueError):
+        eviz.cache_step(np.ones((2, 3)), ["a", "b"])
+
+
+def test_kv_groups_draws_one_line_per_query_head():
+    fig = eviz.kv_groups([0, 0, 0, 1, 1, 1])
+    lines = [d for d in fig.data if d.mode == "lines"]
+    assert len(lines) == 6
+    assert lines[4].x[1] == lines[3].x[1] != lines[0].x[1]  # heads 3 and 4 share K/V head 1

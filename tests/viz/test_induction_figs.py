@@ -1,0 +1,68 @@
+"""The Induction page's figure builders: valid Plotly (validation changes nothing), labels
+escaped, data as given, mismatched inputs refused."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import plotly.graph_objects as go
+import pytest
+
+from viz.induction import contribution_bars, control_curves, score_curves, share_grid, topk_bars
+
+MARKUP = "<b>x</b>"
+
+
+def _sent(fig: go.Figure) -> dict:
+    return json.loads(fig.to_json())
+
+
+def _builds():
+    x = np.arange(5)
+    run = {"step": x, "loss": np.linspace(3, 1, 5), "accuracy": np.linspace(0, 1, 5)}
+    return {
+        "control_curves": control_curves([run, run], total_steps=10, names=[MARKUP, "b"]),
+        "score_curves": score_curves(x * 10, np.random.default_rng(0).random((5, 4)), list("abcd")),
+        "share_grid": share_grid(np.full((2, 4), 0.5), title=MARKUP),
+        "topk_bars": topk_bars([MARKUP, "a", "b"], [0.5, 0.3, 0.2]),
+        "contribution_bars": contribution_bars([MARKUP, "h0", "h1"], [1.0, -0.5, 2.0], 2.5),
+    }
+
+
+@pytest.mark.parametrize("name", list(_builds()))
+def test_validation_would_change_nothing_and_markup_is_escaped(name):
+    fig = _builds()[name]
+    validated = go.Figure(fig.to_dict())
+    assert _sent(validated) == _sent(fig)
+    sent = json.dumps(_sent(fig), ensure_ascii=False)
+    assert MARKUP not in sent  # every label went through escape_label
+    if name != "score_curves":
+        assert "&lt;b&gt;x&lt;/b&gt;" in sent
+
+
+def test_contribution_bars_end_with_the_sum():
+    fig = contribution_bars(["a", "b"], [1.0, -0.25], 0.75, total_label="sum")
+    y = np.asarray(fig.data[0].y)
+    np.testing.assert_allclose(y, [1.0, -0.25, 0.75])
+    assert list(fig.layout.xaxis.ticktext) == ["a", "b", "sum"]
+
+
+def test_share_grid_writes_each_value():
+    fig = share_grid(np.array([[0.25, 1.0]]))
+    assert fig.data[0].text == (("0.25", "1.00"),) or list(map(list, fig.data[0].text)) == [
+        ["0.25", "1.00"]
+    ]
+
+
+def test_mismatched_inputs_are_refused():
+    with pytest.raises(ValueError):
+        score_curves(np.arange(3), np.zeros((4, 2)), ["a", "b"])
+    with pytest.raises(ValueError):
+        topk_bars(["a"], [0.5, 0.5])
+    with pytest.raises(ValueError):
+        contribution_bars(["a"], [1.0, 2.0], 3.0)
+    with pytest.raises(ValueError):
+        control_curves([{"step": [1], "loss": [1, 2], "accuracy": [1]}], total_steps=5, names=["a"])
+    with pytest.raises(ValueError):
+        share_grid(np.zeros(3))

@@ -1,0 +1,367 @@
+"""The Induction page's sections: the settings, the untrained probe, the two live runs, and the
+finished pair (head scores over training, probe attention, next-token prediction with each
+head's direct contribution, the attention sink).
+
+State (this session's only), as on the Train page: `LIVE` holds the pair in progress
+(`LivePair`), `RUN` the last finished pair; Train both replaces them. Training happens inside
+the script run in short chunks, redrawing after each; any rerun interrupts between chunks.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import streamlit as st
+
+import viz
+from mha_core.gpt import DecoderSettings, InductionTask
+from ui import controls as ctl
+from ui import widgets
+from ui.compute import induction as compute
+from ui.compute.induction import FinishedPair, InductionChoice, LivePair, NextToken, TypedProblem
+from ui.i18n import t
+from ui.state import parse_int
+from viz.induction import contribution_bars, control_curves, score_curves, share_grid, topk_bars
+
+K_STEPS, K_SEED = "induction.steps", "induction.run_seed"
+K_LAYER, K_SNAP, K_TYPED = "induction.layer", "induction.snapshot", "induction.typed"
+LIVE, RUN, STOP = "induction._live", "induction._run", "induction._stop"
+TYPED_DEFAULT = "xkcdqwertyuipzmbqwerty"
+TYPED_CHARS = 200
+
+_D = InductionChoice()
+_S = DecoderSettings()
+_TASK = InductionTask()
+DEFAULTS = {K_STEPS: _D.steps, K_SEED: _D.seed, K_LAYER: 1, K_TYPED: TYPED_DEFAULT}
+
+
+def _parse_steps(raw: str) -> int:
+    value = parse_int(raw, 1, max(compute.STEP_CHOICES))
+    if value not in compute.STEP_CHOICES:
+        raise ValueError(raw)
+    return value
+
+
+URL_PARSERS = {
+    K_STEPS: _parse_steps,
+    K_SEED: lambda r: parse_int(r, 0, compute.MAX_SEED),
+    K_LAYER: lambda r: parse_int(r, 0, _S.n_layers - 1),
+    K_SNAP: lambda r: parse_int(r, 0, max(compute.STEP_CHOICES)),
+    K_TYPED: lambda r: r[:TYPED_CHARS],
+}
+
+
+def _choice() -> InductionChoice:
+    ss = st.session_state
+    return InductionChoice(steps=ss[K_STEPS], seed=ss[K_SEED])
+
+
+def _start() -> None:
+    ss = st.session_state
+    ss.pop(RUN, None)
+    ss[LIVE] = LivePair.start(_choice())
+    ss[STOP] = False
+
+
+def _stop() -> None:
+    st.session_state[STOP] = True
+
+
+def _keep(live: LivePair, fin: FinishedPair) -> None:
+    ss = st.session_state
+    if ss.get(LIVE) is live:
+        ss[RUN] = fin
+        ss.pop(LIVE, None)
+
+
+def settle() -> None:
+    """Before anything is drawn: end a live pair that Stop was pressed for (or that is done)."""
+    ss = st.session_state
+    live = ss.get(LIVE)
+    if live is not None and (ss.get(STOP) or live.done):
+        _keep(live, live.stop())
+    ss[STOP] = False
+
+
+def intro() -> None:
+    st.write(t("induction.intro", d_model=_S.d_model, n_heads=_S.n_heads))
+    st.caption(t("induction.sidebar_note"))
+
+
+def controls() -> None:
+    ss = st.session_state
+    c_steps, c_seed = st.columns(2)
+    ctl.select_slider(
+        t("induction.steps"),
+        compute.STEP_CHOICES,
+        key=K_STEPS,
+        help=t("induction.steps_help", batch=_S.batch_size),
+        where=c_steps,
+    )
+    ctl.number_input(
+        t("induction.seed"),
+        min_value=0,
+        max_value=compute.MAX_SEED,
+        step=1,
+        key=K_SEED,
+        help=t("induction.seed_help", max=compute.MAX_SEED),
+        where=c_seed,
+    )
+    c_start, c_stop, _ = st.columns([1, 1, 4])
+    c_start.button(
+        t("induction.start"),
+        key="induction.start",
+        type="primary",
+        on_click=_start,
+        help=t("induction.start_help"),
+        width="stretch",
+    )
+    c_stop.button(
+        t("induction.stop"),
+        key="induction.stop",
+        on_click=_stop,
+        disabled=ss.get(LIVE) is None,
+        help=t("induction.stop_help"),
+        width="stretch",
+    )
+
+
+def _layer_control() -> int:
+    return ctl.radio(
+        t("induction.layer"),
+        list(range(_S.n_layers)),
+        key=K_LAYER,
+        horizontal=True,
+    )
+
+
+def _probe_grid(weights: np.ndarray, tokens, key: str, titles: list[str] | None = None) -> None:
+    """One layer's heads (nh, T, T) on the probe."""
+    nh = weights.shape[0]
+    titles = titles or [t("induction.head_title", h=h) for h in range(nh)]
+    fig = viz.head_grid(
+        weights, list(tokens), list(tokens), titles=titles, value_label=t("induction.weight")
+    )
+    widgets.plot(fig, key=key)
+
+
+def untrained() -> None:
+    """Before any run: the untrained model's attention on the probe (the page opens with it)."""
+    ss = st.session_state
+    if ss.get(LIVE) is not None or ss.get(RUN) is not None:
+        return
+    st.header(t("induction.probe.title"))
+    st.markdown(t("induction.probe.text", probe="".join(_TASK.probe)))
+    layer = _layer_control()
+    tokens, att = compute.untrained_probe(ss[K_SEED])
+    st.info(t("induction.untrained", layer=layer))
+    _probe_grid(att[layer], tokens, "induction.fig.untrained")
+
+
+def _names() -> list[str]:
+    return [t(f"induction.name.{n}") for n in compute.LAYERS]
+
+
+def _curves(live_or_fin, total: int, key: str) -> None:
+    if isinstance(live_or_fin, LivePair):
+        runs = [live_or_fin.curve(n) for n in compute.LAYERS]
+    else:
+        runs = []
+        for n in compute.LAYERS:
+            hist = live_or_fin.runs[n].history
+            runs.append(
+                {
+                    "step": np.array([r.step for r in hist]),
+                    "loss": np.array([r.loss for r in hist]),
+                    "accuracy": np.array([r.accuracy for r in hist]),
+                }
+            )
+    fig = control_curves(
+        runs,
+        total_steps=total,
+        names=_names(),
+        step_label=t("induction.axis.step"),
+        loss_label=t("induction.axis.loss"),
+        acc_label=t("induction.axis.acc"),
+        title=t("induction.fig.live"),
+    )
+    widgets.plot(fig, key=key)
+
+
+def _progress_text(live: LivePair) -> str:
+    c1, c2 = live.curves[1]["accuracy"], live.curves[2]["accuracy"]
+    if not c1 or not c2:
+        return t("induction.progress_start", steps=live.choice.steps)
+    return t(
+        "induction.progress",
+        step=live.step,
+        steps=live.choice.steps,
+        acc1=f"{np.mean(c1[-20:]):.0%}",
+        acc2=f"{np.mean(c2[-20:]):.0%}",
+    )
+
+
+def live_training() -> None:
+    """Train the live pair chunk by chunk, redrawing after each; keep it when it ends."""
+    live: LivePair | None = st.session_state.get(LIVE)
+    if live is None:
+        return
+    st.header(t("induction.live.title"))
+    bar = st.progress(live.fraction, text=_progress_text(live))
+    where = st.empty()
+    with where.container():
+        _curves(live, live.choice.steps, f"induction.fig.live.{live.step}")
+    while not live.done:
+        live.advance()  # no st.* call inside: a rerun can only interrupt between chunks
+        bar.progress(live.fraction, text=_progress_text(live))
+        with where.container():
+            _curves(live, live.choice.steps, f"induction.fig.live.{live.step}")
+    _keep(live, live.finish())
+    st.rerun()
+
+
+def finished() -> FinishedPair | None:
+    return st.session_state.get(RUN)
+
+
+def summary(fin: FinishedPair) -> None:
+    run2, run1 = fin.runs[2], fin.runs[1]
+    st.header(t("induction.result.title"))
+    if run2.stopped:
+        st.warning(t("induction.stopped", steps_done=run2.steps_done, steps=run2.settings.steps))
+    st.markdown(
+        t(
+            "induction.done",
+            steps_done=run2.steps_done,
+            wall=f"{fin.wall_s:.1f}",
+            acc2=f"{run2.accuracy:.1%}",
+            acc1=f"{run1.accuracy:.1%}",
+        )
+    )
+    _curves(fin, fin.choice.steps, "induction.fig.curves")
+
+
+def scores(fin: FinishedPair) -> None:
+    run = fin.model_run
+    st.header(t("induction.scores.title"))
+    st.markdown(t("induction.scores.text"))
+    steps = list(run.snapshots)
+    snap_step = ctl.select_slider(t("induction.snap"), steps, key=K_SNAP, fallback=steps[-1])
+    cols = st.columns(2)
+    for col, (kind, layer) in zip(
+        cols, (("previous", 0), ("induction", run.settings.n_layers - 1))
+    ):
+        x, s = run.curve(kind)  # (S,), (S, L, nh)
+        nh = s.shape[2]
+        names = [t("induction.scores.name", layer=layer, h=h) for h in range(nh)]
+        fig = score_curves(
+            x,
+            s[:, layer],
+            names,
+            marker_step=snap_step,
+            step_label=t("induction.axis.step"),
+            value_label=t("induction.scores.value"),
+            title=t(f"induction.scores.{kind}"),
+        )
+        with col:
+            widgets.plot(fig, key=f"induction.fig.scores.{kind}")
+    snap = run.snapshots[snap_step]
+    st.caption(t("induction.snap.caption", step=snap_step, acc=f"{snap.accuracy:.1%}"))
+    st.subheader(t("induction.probe_attention"))
+    st.markdown(t("induction.probe.text", probe="".join(run.task.probe)))
+    layer = _layer_control()
+    kind = "previous" if layer == 0 else "induction"
+    titles = [
+        t(
+            "induction.head_title_score",
+            h=h,
+            kind=t(f"induction.kind.{kind}"),
+            score=f"{snap.scores[kind][layer, h]:.2f}",
+        )
+        for h in range(snap.probe_attention.shape[1])
+    ]
+    tokens = compute.probe_tokens(run.task)
+    _probe_grid(snap.probe_attention[layer], tokens, "induction.fig.probe", titles)
+
+
+def _problem(p: TypedProblem, max_len: int) -> None:
+    if p.kind == "empty":
+        st.info(t("induction.try.empty"))
+    elif p.kind == "unknown":
+        st.error(t("induction.try.unknown"))
+        st.code(" ".join(p.unknown), language=None)  # literal: never markup
+    else:
+        st.error(t("induction.try.length", max_len=max_len, n=p.n))
+
+
+def _part_label(name: str) -> str:
+    if name in ("embedding", "biases"):
+        return t(f"induction.try.part.{name}")
+    layer, head = name[1:].split("H")
+    return t("induction.scores.name", layer=layer, h=head)
+
+
+def try_it(fin: FinishedPair) -> None:
+    run = fin.model_run
+    max_len = run.task.seq_len - 1
+    st.header(t("induction.try.title"))
+    text = ctl.text(
+        t("induction.try.label"),
+        key=K_TYPED,
+        limit=TYPED_CHARS,
+        help=t("induction.try.help", max_len=max_len),
+    )
+    result = compute.next_token(run, text)
+    if isinstance(result, TypedProblem):
+        _problem(result, max_len)
+        return
+    p: NextToken = result
+    c_top, c_parts = st.columns([1, 2])
+    names, probs = zip(*p.top)
+    fig = topk_bars(
+        list(names),
+        probs,
+        value_label=t("induction.try.value"),
+        title=t("induction.try.top", k=len(p.top), last=p.tokens[-1]),
+    )
+    with c_top:
+        widgets.plot(fig, key="induction.fig.top")
+    fig = contribution_bars(
+        [_part_label(n) for n in p.parts],
+        list(p.parts.values()),
+        p.parts_sum,
+        total_label=t("induction.try.sum"),
+        value_label=t("induction.try.value_parts"),
+        title=t("induction.try.parts", token=p.chosen),
+    )
+    with c_parts:
+        widgets.plot(fig, key="induction.fig.parts")
+    st.markdown(t("induction.try.parts_text", total=f"{p.parts_sum:.4f}", logit=f"{p.logit:.4f}"))
+
+
+def sink(fin: FinishedPair) -> None:
+    st.header(t("induction.sink.title"))
+    st.markdown(t("induction.sink.text"))
+    c_ours, c_minilm = st.columns(2)
+    fig = share_grid(
+        compute.model_sink(fin.model_run),
+        layer_label=t("induction.axis.layer"),
+        head_label=t("induction.axis.head"),
+        value_label=t("induction.sink.value"),
+        title=t("induction.sink.ours"),
+    )
+    with c_ours:
+        widgets.plot(fig, key="induction.fig.sink")
+    try:
+        minilm = compute.minilm_sink()
+    except FileNotFoundError:
+        c_minilm.info(t("induction.sink.minilm_missing"))
+        return
+    fig = share_grid(
+        minilm,
+        layer_label=t("induction.axis.layer"),
+        head_label=t("induction.axis.head"),
+        value_label=t("induction.sink.value"),
+        title=t("induction.sink.minilm", sentence=compute.MINILM_SENTENCE),
+    )
+    with c_minilm:
+        widgets.plot(fig, key="induction.fig.sink_minilm")

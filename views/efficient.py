@@ -1,0 +1,103 @@
+"""Efficient attention: attention as today's language models use it, on the sidebar sentence:
+grouped-query attention, the KV cache, window / sink / global masks, FlashAttention's tiles."""
+
+import streamlit as st
+
+from mha_core.layer import valid_kv_head_counts
+from ui import controls, widgets
+from ui.i18n import t
+from ui.page import open_page, set_defaults, url_state
+from ui.sections import efficient as sections
+from ui.sections.efficient import (
+    BLOCKS,
+    CACHE_STEPS,
+    DTYPES,
+    K_BATCH,
+    K_BLOCK,
+    K_DTYPE,
+    K_GLOBAL,
+    K_HEAD,
+    K_KV,
+    K_LAYERS,
+    K_MODEL,
+    K_ROW,
+    K_SINKS,
+    K_STEP,
+    K_TILE,
+    K_TOKENS,
+    K_WINDOW,
+    MAX_BATCH,
+    MAX_CONTEXT,
+    MAX_GLOBAL,
+    MAX_LAYERS,
+    MAX_SINKS,
+    MAX_WINDOW,
+    MODELS,
+)
+from ui.state import MAX_HEADS, parse_choice, parse_int
+
+
+def _parse_global(raw: str) -> list[int]:
+    tokens = [parse_int(part, 0, 511) for part in raw.split(",")] if raw else []
+    if len(set(tokens)) != len(tokens) or len(tokens) > MAX_GLOBAL:
+        raise ValueError(raw)
+    return tokens
+
+
+settings = open_page("efficient")
+set_defaults(
+    {
+        K_KV: settings.n_heads,
+        K_STEP: CACHE_STEPS - 1,  # the last step the sentence has (clamped)
+        K_MODEL: "Llama-3-8B",
+        K_TOKENS: 8192,
+        K_BATCH: 1,
+        K_DTYPE: "bfloat16",
+        K_WINDOW: 3,
+        K_SINKS: 0,
+        K_GLOBAL: [],
+        K_LAYERS: 2,
+        K_BLOCK: 4,
+        K_HEAD: 0,
+        K_ROW: 0,
+        K_TILE: 0,
+    }
+)
+PARSERS = {
+    K_KV: lambda r: parse_int(r, 1, MAX_HEADS),
+    K_STEP: lambda r: parse_int(r, 0, 511),
+    K_MODEL: parse_choice(MODELS),
+    K_TOKENS: lambda r: parse_int(r, 1, MAX_CONTEXT),
+    K_BATCH: lambda r: parse_int(r, 1, MAX_BATCH),
+    K_DTYPE: parse_choice(DTYPES),
+    K_WINDOW: lambda r: parse_int(r, 1, MAX_WINDOW),
+    K_SINKS: lambda r: parse_int(r, 0, MAX_SINKS),
+    K_GLOBAL: _parse_global,
+    K_LAYERS: lambda r: parse_int(r, 1, MAX_LAYERS),
+    K_BLOCK: lambda r: BLOCKS[BLOCKS.index(parse_int(r, 1, 64))],
+    K_HEAD: lambda r: parse_int(r, 0, MAX_HEADS - 1),
+    K_ROW: lambda r: parse_int(r, 0, 511),
+    K_TILE: lambda r: parse_int(r, 0, 511),
+}
+url_state("efficient", PARSERS)
+st.markdown(t("efficient.intro"))
+tokens = widgets.sentence_tokens(settings)
+config = settings.config(scoring="dot", scale=True)
+mask_text = t(f"efficient.mask.{config.mask}")
+st.caption(
+    t("efficient.layer_note", d_model=config.d_model, nh=config.n_heads, d_k=config.d_k,
+      seed=config.seed, mask=mask_text)
+)  # fmt: skip
+widgets.token_chips(tokens)
+sentence = sections.Sentence(tokens, config)
+
+nh = config.n_heads
+kv_options = valid_kv_head_counts(nh)
+n_kv = controls.select_slider(
+    t("efficient.kv_heads"), kv_options, key=K_KV, help=t("efficient.kv_heads_help", nh=nh)
+)
+sections.grouped(sentence, n_kv)
+sections.kv_cache(sentence, n_kv)
+sections.calculator()
+sections.masks(sentence)
+sections.flash(sentence)

@@ -1,0 +1,231 @@
+"""Figures of the induction page: the 1-layer control against the 2-layer model while they
+train, head scores over training, a layer x head share grid, top-k predictions and each part's
+direct contribution to one logit.
+
+Numpy in, plotly Figure out; every label is passed in (the page translates it) and escaped.
+Colours: Okabe-Ito (colour-blind safe), as in viz/train.py.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import plotly.graph_objects as go
+
+from .figure import figure, named_colorscale, style
+from .labels import escape_label, escape_labels
+from .lines import line_trace
+from .train import OKABE_ITO
+
+EXACT = ".4g"
+RUN_DASH = ("dot", "solid")  # the 1-layer control dotted, the 2-layer model solid
+
+
+def control_curves(
+    runs: list[dict],
+    *,
+    total_steps: int,
+    names: list[str],
+    step_label: str = "step",
+    loss_label: str = "loss",
+    acc_label: str = "accuracy on the repeats",
+    title: str | None = None,
+    height: int = 440,
+) -> go.Figure:
+    """Loss (top) and accuracy (bottom, 0..1) against the step for several runs side by side.
+
+    `runs`: one dict per run with equal-length arrays "step", "loss", "accuracy".
+    """
+    if len(runs) != len(names):
+        raise ValueError(f"{len(runs)} runs but {len(names)} names")
+    data = []
+    for i, (r, name) in enumerate(zip(runs, names, strict=True)):
+        x = np.asarray(r["step"])
+        loss, acc = (np.asarray(r[k], dtype=np.float64) for k in ("loss", "accuracy"))
+        if not x.shape == loss.shape == acc.shape or x.ndim != 1:
+            raise ValueError("every column needs one value per step")
+        color, dash = OKABE_ITO[i % len(OKABE_ITO)], RUN_DASH[i % 2] if len(runs) == 2 else None
+        for j, (y, fmt) in enumerate(((loss, EXACT), (acc, ".1%"))):
+            data.append(
+                line_trace(
+                    x,
+                    y,
+                    name=name,
+                    color=color,
+                    dash=dash,
+                    hovertemplate=f"%{{y:{fmt}}}<extra>{escape_label(name)}</extra>",
+                    xaxis="x" if j == 0 else "x2",
+                    yaxis="y" if j == 0 else "y2",
+                    legendgroup=str(i),
+                    showlegend=j == 0,
+                )
+            )
+    x_range = [0, max(1, total_steps)]
+    layout = {
+        "xaxis": {"anchor": "y", "matches": "x2", "showticklabels": False, "range": x_range},
+        "xaxis2": {"anchor": "y2", "range": x_range, "title": {"text": escape_label(step_label)}},
+        "yaxis": {"domain": [0.55, 1.0], "title": {"text": escape_label(loss_label)}},
+        "yaxis2": {
+            "domain": [0.0, 0.45],
+            "range": [-0.02, 1.02],
+            "tickformat": ".0%",
+            "title": {"text": escape_label(acc_label)},
+        },
+        "legend": {"orientation": "h", "yanchor": "bottom", "y": 1.02, "x": 0.0},
+        "hovermode": "x unified",
+    }
+    return figure(data, style(layout, height=height, title=title))
+
+
+def score_curves(
+    step,
+    scores,
+    names: list[str],
+    *,
+    step_label: str = "step",
+    value_label: str = "score",
+    marker_step: int | None = None,
+    title: str | None = None,
+    height: int = 320,
+) -> go.Figure:
+    """One line per head: its score (0..1) at every snapshot step. `scores` (steps, lines)."""
+    x = np.asarray(step)
+    s = np.asarray(scores, dtype=np.float64)
+    if s.ndim != 2 or s.shape[0] != x.shape[0]:
+        raise ValueError(f"scores must be (steps, lines) = ({x.shape[0]}, n), got {s.shape}")
+    if len(names) != s.shape[1]:
+        raise ValueError(f"{s.shape[1]} lines but {len(names)} names")
+    data = [
+        line_trace(
+            x,
+            s[:, i],
+            name=name,
+            color=OKABE_ITO[i % len(OKABE_ITO)],
+            markers=True,
+            marker_size=5,
+            hovertemplate=f"%{{y:{EXACT}}}<extra>{escape_label(name)}</extra>",
+        )
+        for i, name in enumerate(names)
+    ]
+    layout = {
+        "xaxis": {"title": {"text": escape_label(step_label)}},
+        "yaxis": {"title": {"text": escape_label(value_label)}, "range": [-0.02, 1.02]},
+        "legend": {"orientation": "h", "yanchor": "bottom", "y": 1.02, "x": 0.0},
+        "hovermode": "x unified",
+    }
+    if marker_step is not None:
+        line = {"color": "rgba(128,128,128,0.8)", "dash": "dot", "width": 1.5}
+        layout["shapes"] = [
+            {"type": "line", "xref": "x", "yref": "y domain", "x0": marker_step}
+            | {"x1": marker_step, "y0": 0, "y1": 1, "line": line}
+        ]
+    return figure(data, style(layout, height=height, title=title))
+
+
+def share_grid(
+    values,
+    *,
+    layer_label: str = "layer",
+    head_label: str = "head",
+    value_label: str = "share",
+    title: str | None = None,
+    height: int | None = None,
+) -> go.Figure:
+    """(L, nh) shares in 0..1 as a grid of cells with the value written in each."""
+    v = np.asarray(values, dtype=np.float64)
+    if v.ndim != 2:
+        raise ValueError(f"values must be (layers, heads), got {v.shape}")
+    L, nh = v.shape
+    text = [[f"{x:.2f}" for x in row] for row in v]
+    trace = {
+        "type": "heatmap",
+        "z": v,
+        "x": list(range(nh)),
+        "y": list(range(L)),
+        "zmin": 0.0,
+        "zmax": 1.0,
+        "colorscale": named_colorscale("Blues"),
+        "text": text,
+        "texttemplate": "%{text}",
+        "hovertemplate": (
+            f"{escape_label(layer_label)} %{{y}}, {escape_label(head_label)} %{{x}}: "
+            f"%{{z:{EXACT}}}<extra>{escape_label(value_label)}</extra>"
+        ),
+        "showscale": False,
+    }
+    layout = {
+        "xaxis": {"title": {"text": escape_label(head_label)}, "tickvals": list(range(nh))},
+        "yaxis": {
+            "title": {"text": escape_label(layer_label)},
+            "tickvals": list(range(L)),
+            "autorange": "reversed",
+        },
+    }
+    return figure([trace], style(layout, height=height or 90 + 42 * L, title=title))
+
+
+def topk_bars(
+    tokens: list[str],
+    probs,
+    *,
+    value_label: str = "probability",
+    title: str | None = None,
+    height: int | None = None,
+) -> go.Figure:
+    """Horizontal bars: the top-k next tokens (first on top) and their probabilities."""
+    p = np.asarray(probs, dtype=np.float64)
+    if p.ndim != 1 or len(tokens) != p.shape[0]:
+        raise ValueError(f"{len(tokens)} tokens but probabilities of shape {p.shape}")
+    trace = {
+        "type": "bar",
+        "orientation": "h",
+        "x": p,
+        "y": list(range(len(tokens))),
+        "marker": {"color": OKABE_ITO[0]},
+        "text": [f"{x:.1%}" for x in p],
+        "textposition": "auto",
+        "hovertemplate": f"%{{x:{EXACT}}}<extra>{escape_label(value_label)}</extra>",
+    }
+    layout = {
+        "xaxis": {
+            "range": [0, 1],
+            "tickformat": ".0%",
+            "title": {"text": escape_label(value_label)},
+        },
+        "yaxis": {
+            "tickvals": list(range(len(tokens))),
+            "ticktext": escape_labels(tokens),
+            "autorange": "reversed",
+        },
+    }
+    return figure([trace], style(layout, height=height or 80 + 28 * len(tokens), title=title))
+
+
+def contribution_bars(
+    names: list[str],
+    values,
+    total: float,
+    *,
+    total_label: str = "sum = logit",
+    value_label: str = "direct contribution to the logit",
+    title: str | None = None,
+    height: int | None = None,
+) -> go.Figure:
+    """One bar per part (positive blue, negative orange), then the sum of the parts as a bar."""
+    v = np.asarray(values, dtype=np.float64)
+    if v.ndim != 1 or len(names) != v.shape[0]:
+        raise ValueError(f"{len(names)} names but values of shape {v.shape}")
+    labels = [*escape_labels(names), escape_label(total_label)]
+    y = np.r_[v, float(total)]
+    colors = [OKABE_ITO[0] if x >= 0 else OKABE_ITO[5] for x in v] + [OKABE_ITO[7]]
+    trace = {
+        "type": "bar",
+        "x": list(range(len(labels))),
+        "y": y,
+        "marker": {"color": colors},
+        "hovertemplate": f"%{{y:{EXACT}}}<extra>{escape_label(value_label)}</extra>",
+    }
+    layout = {
+        "xaxis": {"tickvals": list(range(len(labels))), "ticktext": labels, "tickangle": -45},
+        "yaxis": {"title": {"text": escape_label(value_label)}, "zeroline": True},
+    }
+    return figure([trace], style(layout, height=height or 380, title=title))
