@@ -203,10 +203,22 @@ def _layer_qkv(tokens, **config):
     return tr.q.double(), tr.k.double(), tr.v
 
 
+_SUPER = str.maketrans("⁻⁰¹²³⁴⁵⁶⁷⁸⁹", "-0123456789")
+_NUMBER = re.compile(r"(\d[\d,]*\.?\d*) × 10([⁻⁰-⁹¹²³]+)|10([⁻⁰-⁹¹²³]+)|(\d[\d,]*\.?\d*)")
+
+
 def _numbers(text: str, after: str) -> list[float]:
-    """The numbers of the sentence of `text` that starts with `after`."""
+    """The numbers of the sentence of `text` that starts with `after`, read the way `num`
+    writes them (12,345; 0.52; 8.9 × 10⁻⁸; 10⁻⁵)."""
     part = text[text.index(after) :].split("\n")[0]
-    return [float(x.replace(",", "")) for x in re.findall(r"\d[\d,]*\.?\d*(?:e-?\d+)?", part)]
+    out = []
+    for mantissa, power, bare_power, plain in _NUMBER.findall(part):
+        if plain:
+            out.append(float(plain.replace(",", "")))
+        else:
+            m = float(mantissa.replace(",", "")) if mantissa else 1.0
+            out.append(m * 10.0 ** int((power or bare_power).translate(_SUPER)))
+    return out
 
 
 def test_rope_pair_on_the_unit_circle_and_the_shift_test():
