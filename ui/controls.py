@@ -150,6 +150,16 @@ def _plain(make: Callable, label: str, key: str, identity: Sequence[str] | None 
     return st.session_state[key]
 
 
+def shown_slider(label: str, options: Sequence, value: Any, *, format_func=str, where=None,
+                 help: str | None = None) -> None:
+    """A disabled select slider that shows a value the page computed (not a control: it holds
+    no state), e.g. the temperature a toggle fixes. `value` is added to `options` if missing."""
+    options = sorted({*options, value})
+    (where or st).select_slider(
+        label, options, value=value, format_func=format_func, disabled=True, help=help
+    )
+
+
 def toggle(label: str, *, key: str, where=None, **kw) -> bool:
     return _plain((where or st).toggle, label, key, **kw)
 

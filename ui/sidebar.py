@@ -49,6 +49,9 @@ def init_state() -> None:
     _set_defaults()
 
 
+PRETRAINED_PAGES = ("pretrained", "reading")  # pages on MiniLM: the model settings do not apply
+
+
 def render_sidebar(page_id: str = "") -> state.Settings:
     """Draw the sidebar for page `page_id` and return its settings. The router calls
     `init_state()` first, before the navigation reads the language, and writes the URL at the
@@ -81,6 +84,8 @@ def render_sidebar(page_id: str = "") -> state.Settings:
             horizontal=True,
         )
         st.subheader(t("side.model"))
+        if page_id in PRETRAINED_PAGES:  # MiniLM has its own size: say so beside the sliders
+            st.caption(t("side.model_unused"))
         d_model = controls.select_slider(t("side.d_model"), D_MODELS, key=key("d_model"))
         heads = valid_head_counts(d_model, MAX_HEADS)
         n_heads = controls.select_slider(t("side.n_heads"), heads, key=key("n_heads"))

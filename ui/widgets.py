@@ -31,10 +31,24 @@ def sentence_tokens(settings: Settings, limit: int = MAX_TOKENS) -> list[str]:
     return tok.tokens
 
 
+FSI, PDI = "\u2068", "\u2069"  # FIRST STRONG ISOLATE ... POP DIRECTIONAL ISOLATE
+
+
+def token_line(tokens) -> str:
+    """The tokens numbered by position, each in its own bidi isolate: an Arabic or Hebrew token
+    keeps its place in the line instead of being reordered with its neighbours."""
+    return "  ".join(f"{i}:{FSI}{tok}{PDI}" for i, tok in enumerate(tokens))
+
+
+def token_code(tokens) -> None:
+    """The numbered tokens as literal text (never markup), wrapped to the width of the page."""
+    st.code(token_line(tokens), language=None, wrap_lines=True)
+
+
 def token_chips(tokens: list[str]) -> None:
     """The tokens as literal text (never markup), numbered by position."""
     with st.expander(t("msg.tokens", n=len(tokens)), expanded=len(tokens) <= 16):
-        st.code("  ".join(f"{i}:{tok}" for i, tok in enumerate(tokens)), language=None)
+        token_code(tokens)
 
 
 def plot(fig, key: str, on_select=None) -> None:

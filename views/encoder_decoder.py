@@ -22,6 +22,7 @@ target = controls.text(
     t("encoder_decoder.target"),
     key=sections.K_TARGET,
     limit=MAX_CHARS,
+    area=True,  # three lines: "Press Ctrl+Enter to apply" stays under a short text, not on it
     help=t("encoder_decoder.target_help"),
 )
 n_chars = controls.too_long(sections.K_TARGET, MAX_CHARS)

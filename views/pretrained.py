@@ -36,8 +36,8 @@ st.write(
         d_k=cfg.d_k,
     )
 )
-pair = controls.text(
-    t("pretrained.pair"), key=K_PAIR, limit=PAIR_CHARS, help=t("pretrained.pair_help")
+pair = controls.text(  # a text area: "Press Ctrl+Enter to apply" stays under a short text
+    t("pretrained.pair"), key=K_PAIR, limit=PAIR_CHARS, area=True, help=t("pretrained.pair_help")
 )
 n_chars = controls.too_long(K_PAIR, PAIR_CHARS)
 if n_chars:

@@ -4,7 +4,7 @@ query/key map and "What does MiniLM look at?" over a corpus, for all-MiniLM-L6-v
 import streamlit as st
 
 from mha_core.interpret import FILTERS
-from ui import controls, url
+from ui import controls, url, widgets
 from ui.compute import pretrained
 from ui.compute import reading as compute
 from ui.i18n import t
@@ -93,7 +93,7 @@ tokens = list(tr.tokens)
 if tr.truncated:
     st.warning(t("reading.truncated", n_total=tr.n_total_tokens, limit=len(tokens)))
 with st.expander(t("reading.tokens", n=len(tokens)), expanded=len(tokens) <= 24):
-    st.code("  ".join(f"{i}:{tok}" for i, tok in enumerate(tokens)), language=None)
+    widgets.token_code(tokens)
 
 # --- the page's own controls: layer, head, filter ---------------------------------------------
 c_layer, c_head, c_filter, c_amount = st.columns([1, 1, 2, 2])

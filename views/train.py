@@ -11,7 +11,9 @@ sections.intro()
 sections.controls()
 sections.live_training()  # trains the run in progress, if any; reruns the page when it ends
 run = sections.finished_run()
-if run is not None:
+if run is None:
+    sections.before_training(sections.current_choice())  # the untrained heads: a "before"
+else:
     sections.summary(run)
     sections.curves(run)
     sections.snapshots(run)

@@ -417,7 +417,7 @@ def test_hostile_text_in_both_boxes(i):
     source, target = TEXTS[CASES[i]], TEXTS[CASES[(i + 2) % len(CASES)]]
     at = _run(text=source, target=target, part=PARTS[i % len(PARTS)])
     assert at.session_state["shared.text"] == source  # nothing the user typed is lost
-    assert at.text_input(key=f"{P}.target").value == target
+    assert at.text_area(key=f"{P}.target").value == target
     messages = "\n".join(e.value for e in [*at.info, *at.warning])
     if not source.strip():
         assert EN["msg.empty"] in messages
@@ -436,7 +436,7 @@ def test_hostile_text_in_both_boxes(i):
 def test_more_targets(target):
     """The targets that the rotation above pairs with an empty source."""
     at = _run(target=target)
-    assert at.text_input(key=f"{P}.target").value == target
+    assert at.text_area(key=f"{P}.target").value == target
     if target.strip("\u200b"):
         tokens = word_tokenize(target).tokens
         assert _ticks(figures_by_key(at)[f"{P}.fig.cross"], "yaxis") == tokens

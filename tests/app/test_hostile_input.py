@@ -41,7 +41,7 @@ def test_hostile_text_on_every_page(page, case):
 def test_hostile_second_sentence_on_the_pretrained_page(case):
     pair = TEXTS[case]
     at = run_app(_page("pretrained"), **{"pretrained.pair": pair})
-    assert at.text_input(key="pretrained.pair").value == pair
+    assert at.text_area(key="pretrained.pair").value == pair
     for fig in figures(at):
         spec = json.dumps(fig, ensure_ascii=False)
         assert not any(tag in spec for tag in RAW_MARKUP)

@@ -14,6 +14,7 @@ from mha_core import AttentionConfig, build_attention, run_attention, word_token
 from mha_core.layer import positional
 from mha_core.lessons import permutation as pm
 from tests.helpers.app import figure, figures_by_key, page_text, plotly_array, rerun, run_app
+from ui.numbers import num
 
 PE = "views/positional.py"
 TOKENS = ["I", "want", "to", "live", "in", "Europe", "."]
@@ -43,7 +44,7 @@ def test_pe_default_page_shows_every_part():
     text = page_text(at)
     table = positional.positional_table(64, 64)
     assert f"the smallest is {table.value_min:.6f}, the largest {table.value_max:.6f}" in text
-    assert f"at most {table.offset_spread:.2e}" in text
+    assert f"at most {num(table.offset_spread)}" in text
     assert "Only permuted" in text and "The pattern changed" in text
     heat = plotly_array(figure(at, "positional.heatmap_fig")["data"][0]["z"])
     np.testing.assert_allclose(heat, table.pe.astype(np.float32))
@@ -159,8 +160,8 @@ def test_pe_verdicts_are_computed():
     off = pm.shuffle_attention(tokens, AttentionConfig(positional=False), perm)
     on = pm.shuffle_attention(tokens, AttentionConfig(positional=True), perm)
     text = page_text(at)
-    assert f"over all 4 heads is {off.max_abs_diff:.2e}" in text
-    assert f"by up to {on.max_abs_diff:.4f}" in text
+    assert f"over all 4 heads is {num(off.max_abs_diff)}" in text
+    assert f"by up to {num(on.max_abs_diff)}" in text
 
 
 def test_pe_causal_mask_is_explained_and_ignored():
@@ -202,10 +203,22 @@ def _layer_qkv(tokens, **config):
     return tr.q.double(), tr.k.double(), tr.v
 
 
+_SUPER = str.maketrans("⁻⁰¹²³⁴⁵⁶⁷⁸⁹", "-0123456789")
+_NUMBER = re.compile(r"(\d[\d,]*\.?\d*) × 10([⁻⁰-⁹¹²³]+)|10([⁻⁰-⁹¹²³]+)|(\d[\d,]*\.?\d*)")
+
+
 def _numbers(text: str, after: str) -> list[float]:
-    """The numbers of the sentence of `text` that starts with `after`."""
+    """The numbers of the sentence of `text` that starts with `after`, read the way `num`
+    writes them (12,345; 0.52; 8.9 × 10⁻⁸; 10⁻⁵)."""
     part = text[text.index(after) :].split("\n")[0]
-    return [float(x.replace(",", "")) for x in re.findall(r"\d[\d,]*\.?\d*(?:e-?\d+)?", part)]
+    out = []
+    for mantissa, power, bare_power, plain in _NUMBER.findall(part):
+        if plain:
+            out.append(float(plain.replace(",", "")))
+        else:
+            m = float(mantissa.replace(",", "")) if mantissa else 1.0
+            out.append(m * 10.0 ** int((power or bare_power).translate(_SUPER)))
+    return out
 
 
 def test_rope_pair_on_the_unit_circle_and_the_shift_test():

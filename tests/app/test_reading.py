@@ -30,6 +30,7 @@ from mha_core.interpret import (
 from mha_core.pretrained import layer_trace
 from tests.helpers.app import figure, page_text, plotly_array, run_app, shared
 from tests.helpers.inputs import RAW_MARKUP, TEXTS
+from ui.numbers import num
 from ui.strings import STRINGS
 from viz.reading import KEY_SIDE, OPACITY_LEVELS, QUERY_SIDE
 
@@ -128,7 +129,7 @@ def test_default_view_shows_every_view_with_the_cores_numbers(model, trace):
         _z(figure(at, "reading.fig.ablated_head")), attn[0, 0].astype(np.float32)
     )
     hi = np.unravel_index(np.argmax(imp), imp.shape)
-    assert f"layer {hi[0]}, head {hi[1]} (1 − cos = {imp[hi]:.4g})" in _captions(at)
+    assert f"layer {hi[0]}, head {hi[1]} (1 − cos = {num(imp[hi], 4)})" in _captions(at)
     # the query/key map of layer 0, head 0 (keys translated by default)
     att = layer_trace(model, trace, 0)
     m = query_key_map(att.q[0, 0].numpy(), att.k[0, 0].numpy(), translate_keys=True)

@@ -12,6 +12,7 @@ import pytest
 from mha_core import AttentionConfig, run_attention
 from mha_core.lessons import scaling as sc
 from tests.helpers.app import figure, figures_by_key, page_text, plotly_array, rerun, run_app
+from ui.numbers import num
 
 SCALING = "views/scaling.py"
 TOKENS = ["I", "want", "to", "live", "in", "Europe", "."]
@@ -123,12 +124,13 @@ def test_scaling_temperature_slider_and_sqrt_toggle():
     diff = float((tempered.weights - scaled.weights).abs().max())
     assert diff > 1e-2  # tau = 2 is not sqrt(d_k) = 4
     text = page_text(at)
-    assert f"**{diff:.2e}**" in text and "At τ = 2:" in text
+    assert f"**{num(diff)}**" in text and "At τ = 2:" in text
     at.toggle(key="scaling.tau_sqrt").set_value(True)
     rerun(at)
-    assert at.select_slider(key="scaling.tau").disabled
+    shown = [s for s in at.select_slider if s.disabled]  # the temperature used, not a control
+    assert len(shown) == 1 and shown[0].value == 4.0
     assert "At τ = 4:" in page_text(at)
-    assert "**0.00e+00**" in page_text(at)
+    assert "**0**" in page_text(at)
     z = plotly_array(figure(at, "scaling.temp_fig")["data"][0]["z"])
     np.testing.assert_allclose(z, plotly_array(figure(at, "scaling.pair_fig")["data"][0]["z"]))
 

@@ -92,11 +92,37 @@ def test_defaults_are_train_toys_and_nothing_trains_before_the_button():
     assert ss["train.run_seed"] == core["seed"]
     assert at.title[0].value == EN["train.title"]
     assert EN["train.none"] in [i.value for i in at.info]
-    assert not at.get("plotly_chart")
+    assert [c.proto.id.rsplit("-", 1)[-1] for c in at.get("plotly_chart")] == ["train.fig.before"]
     assert at.button(key="train.stop").disabled
     assert not at.button(key="train.start").disabled
     heads = at.select_slider(key="train.heads")
     assert [int(h) for h in heads.options] == [1, 2, 4, 8]  # divisors of 64, up to 8
+
+
+@pytest.mark.parametrize(("kind", "layer"), [("cross", 0), ("encoder_self", 1)])
+def test_before_training_the_page_shows_the_untrained_heads_on_the_probe(kind, layer):
+    """The picture the page opens with is step 0 of the run the settings would train: the
+    seeded model before any step, on the probe (compared with the core's own run)."""
+    state = {"train.kind": kind, "train.layer": layer, "train.layers": 2, "train.run_seed": 3}
+    at = run_app(PAGE, **state)
+    text = page_text(at)
+    assert EN["train.before.title"] in [h.value for h in at.header]
+    assert EN["train.before.text"].format(probe=" ".join(TASKS["reverse"].probe), seed=3) in text
+    snap = _reference(steps=1, n_layers=2, seed=3).snapshots[0]
+    want = {"cross": snap.cross, "encoder_self": snap.encoder_self}[kind][layer]
+    heads = _heads_z(figure(at, "train.fig.before"))
+    assert len(heads) == want.shape[0]
+    for z, w in zip(heads, want):
+        np.testing.assert_allclose(z, w, rtol=1e-5, atol=1e-7)
+    other = _reference(steps=1, n_layers=2, seed=4).snapshots[0]  # the seed matters
+    assert not np.allclose(heads[0], {"cross": other.cross, "encoder_self": other.encoder_self}[
+        kind][layer][0])
+
+
+def test_before_training_is_gone_once_a_run_exists(small_run):
+    at = _with_run(small_run)
+    assert EN["train.before.title"] not in [h.value for h in at.header]
+    assert "train.fig.before" not in [c.proto.id.rsplit("-", 1)[-1] for c in at.get("plotly_chart")]
 
 
 @pytest.mark.parametrize(
@@ -281,6 +307,12 @@ def test_try_it_short_input_says_it_is_outside_training(small_run):
     n = len(predict(small_run.run, "ba").input)
     assert n == 2
     assert EN["train.try.outside"].format(n=2, min_len=4, max_len=8) in page_text(at)
+
+
+def test_try_it_one_symbol_is_singular(small_run):
+    text = page_text(_with_run(small_run, "b"))
+    assert EN["train.try.outside_one"].format(min_len=4, max_len=8) in text
+    assert "1 symbols" not in text
 
 
 @pytest.mark.parametrize(

@@ -2,8 +2,9 @@
 finished run (downloads, the try-it box, how the heads align).
 
 Nothing here is shared between sessions: a run belongs to the session that trained it (kept in
-its session state, one at a time), so there is no cache and no lock. Training holds no global
-lock either: the core only sets torch's thread count around each chunk.
+its session state, one at a time), so there is no lock. Training holds no global lock
+either: the core only sets torch's thread count around each chunk. The one cache is the
+untrained model's attention (`untrained`), the same for everyone with the same settings.
 """
 
 from __future__ import annotations
@@ -17,13 +18,19 @@ from dataclasses import asdict, dataclass, field
 import numpy as np
 import pandas as pd
 import safetensors.torch
+import streamlit as st
 
 from mha_core import TASKS, ToyRun, ToyTask, ToyTrainer, evaluate, mirror_index, predict
 from mha_core.layer.config import head_size, valid_head_counts
 from mha_core.layer.limits import MAX_SEED as MAX_SEED
 from mha_core.layer.limits import TRAIN_MAX_HEADS
 from mha_core.transformer.prediction import Prediction
-from mha_core.transformer.training import DEFAULTS, TrainProgress, TrainSettings
+from mha_core.transformer.training import (
+    DEFAULTS,
+    AttentionSnapshot,
+    TrainProgress,
+    TrainSettings,
+)
 
 # The choices offered (the core's defaults are always among them).
 TASK_NAMES = tuple(TASKS)
@@ -67,6 +74,21 @@ class TrainChoice:
 
     def trainer(self) -> ToyTrainer:
         return ToyTrainer(TrainSettings(**asdict(self), snapshot_every=self.snapshot_every))
+
+
+@dataclass(frozen=True, eq=False)
+class Untrained:
+    """The model a run would start from (its seed, no steps) and its attention on the probe."""
+
+    snapshot: AttentionSnapshot  # step 0
+    probe: tuple[tuple[str, ...], tuple[str, ...]]  # (source tokens, decoder input tokens)
+
+
+@st.cache_data(max_entries=16, show_spinner=False)
+def untrained(choice: TrainChoice) -> Untrained:
+    """Step 0 of the run `choice` would train: the same model, seed and probe, no steps."""
+    run = choice.trainer().result()
+    return Untrained(snapshot=run.snapshots[0], probe=(run.probe_src, run.probe_tgt_in))
 
 
 def head_options(d_model: int) -> list[int]:

@@ -13,6 +13,7 @@ from mha_core.lessons.encoder_decoder import DropoutComparison, PaddedBatch, Pai
 from ui import controls, widgets
 from ui.compute.attention import tokenize
 from ui.i18n import t
+from ui.numbers import num
 from ui.state import (
     MAX_HEADS,
     MAX_SEED,
@@ -55,7 +56,7 @@ DEFAULTS = {
 
 def _num(x: float) -> str:
     """A computed number as the page states it: 3 significant digits, exact 0 as "0"."""
-    return f"{x:.3g}"
+    return num(x)
 
 
 def _plot(fig, key: str, where=None) -> None:
@@ -333,10 +334,10 @@ def padding(bv: PaddedBatch, head: int) -> None:
 
 def add_norm(bv: PaddedBatch) -> None:
     """The residual sum, LayerNorm (per token) beside BatchNorm (per feature), with statistics."""
-    N, C = int(bv.real.sum()), bv.residual.shape[-1]
-    st.markdown(t(f"{P}.norm.text_pre" if bv.norm_first else f"{P}.norm.text_post", layer=bv.layer))
+    N, C = int(bv.real.sum()), bv.residual.shape[-1]  # the intro is above the controls
     if len(bv.tokens) > 1:
-        st.caption(t(f"{P}.norm.batch", n=len(bv.tokens[1]), N=N))
+        n = len(bv.tokens[1])
+        st.caption(t(f"{P}.norm.batch_one" if n == 1 else f"{P}.norm.batch", n=n, N=N))
     rows = [t(f"{P}.batch_row", b=b + 1, token=tok) for b, tok in bv.row_labels]
     labels = dict(
         row_title=t(f"{P}.token"),
@@ -443,7 +444,7 @@ def dropout(dv: DropoutComparison, tokens: list[str], head: int, layer: int, see
                 total=dv.n_total,
                 frac=f"{dv.train.dropped_fraction:.1%}",
                 p=f"{p:.2f}",
-                scale=f"{dv.train.scale:.6g}",
+                scale=num(dv.train.scale, 6),
                 lo=f"{lo:.6f}",
                 hi=f"{hi:.6f}",
                 rs_lo=f"{float(train_sums.min()):.4f}",

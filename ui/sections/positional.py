@@ -46,7 +46,8 @@ def curves(table: PositionalTable, n_pos: int, d_model: int) -> None:
     st.subheader(t("positional.curves"))
 
     def dim_label(d: int) -> str:
-        return t("positional.dim_option", d=d, fn="sin" if d % 2 == 0 else "cos", wl=wl[d // 2])
+        fn = "sin" if d % 2 == 0 else "cos"
+        return t("positional.dim_option", d=d, fn=fn, wl=num(wl[d // 2], 4))
 
     chosen = ss.get("positional.dims")
     kept = [d for d in chosen or [] if isinstance(d, int) and 0 <= d < d_model]
@@ -74,9 +75,9 @@ def curves(table: PositionalTable, n_pos: int, d_model: int) -> None:
             t(
                 "positional.curves_caption",
                 fast=fast,
-                wl_fast=wl[fast // 2],
+                wl_fast=num(wl[fast // 2], 4),
                 slow=slow,
-                wl_slow=wl[slow // 2],
+                wl_slow=num(wl[slow // 2], 4),
             )
         )
     else:
@@ -115,7 +116,7 @@ def wavelengths(table: PositionalTable, n_pos: int, d_model: int) -> None:
         t(
             "positional.wavelength_caption",
             shortest=wl[0],
-            longest=wl[-1],
+            longest=num(wl[-1], 6),
             last=len(wl) - 1,
             n_long=n_long,
             n_pairs=len(wl),
@@ -160,9 +161,9 @@ def similarity(table: PositionalTable, n_pos: int, d_model: int) -> None:
     st.markdown(
         t(
             "positional.similarity_check",
-            spread=table.offset_spread,
-            dev=table.offset_max_dev,
-            peak=table.similarity[0, 0],
+            spread=num(table.offset_spread),
+            dev=num(table.offset_max_dev),
+            peak=num(table.similarity[0, 0], 6),
             d=d_model,
         )
     )
@@ -186,7 +187,7 @@ def layouts(table: PositionalTable, n_pos: int, d_model: int) -> None:
         t(
             "positional.layouts_perm",
             perm=", ".join(map(str, shown)) + more,
-            diff=table.layout_max_diff,
+            diff=num(table.layout_max_diff),
             d=d_model,
         )
     )
@@ -227,10 +228,11 @@ def sentence(settings: Settings) -> None:
     st.markdown(t("positional.perm", perm=", ".join(map(str, perm.tolist()))))
     st.code(
         "\n".join(
-            t("positional.perm_row", i=i, j=int(j), tok=tok)
+            t("positional.perm_row", i=i, j=int(j), tok=f"{widgets.FSI}{tok}{widgets.PDI}")
             for i, (j, tok) in enumerate(zip(perm, shuffled))
         ),
         language=None,
+        wrap_lines=True,
     )
     fig = pviz.permutation_figure(
         permutation_matrix(perm),
@@ -262,9 +264,9 @@ def sentence(settings: Settings) -> None:
         st.markdown(
             t(
                 "positional.verdict_same" if same else "positional.verdict_changed",
-                diff=result.max_abs_diff,
+                diff=num(result.max_abs_diff),
                 heads=settings.n_heads,
-                tol=SAME_TOL,
+                tol=num(SAME_TOL),
             )
         )
 

@@ -44,7 +44,7 @@ def tokens(trace, text_pair: str | None) -> None:
     if trace.truncated:
         st.warning(t("pretrained.truncated", n_total=trace.n_total_tokens, limit=len(trace.tokens)))
     with st.expander(t("pretrained.tokens", n=trace.n_tokens), expanded=trace.n_tokens <= 24):
-        st.code("  ".join(f"{i}:{tok}" for i, tok in enumerate(trace.tokens)), language=None)
+        widgets.token_code(trace.tokens)
         if text_pair:
             types = " ".join(map(str, trace.token_type_ids.tolist()))
             st.caption(t("pretrained.token_types", types=types))

@@ -9,6 +9,7 @@ from mha_core.lessons.scaling import D_K_GRID, equivalent_temperature, temperatu
 from ui import controls, widgets
 from ui.compute import scaling as compute
 from ui.i18n import t
+from ui.numbers import num
 from ui.state import Settings
 from viz import attention_heatmap
 from viz import scaling as sviz
@@ -26,7 +27,7 @@ TEMPERATURES = temperature_grid()  # 0.25 ... 128, sqrt(2) apart
 
 
 def _fmt_tau(tau: float) -> str:
-    return f"{tau:g}"
+    return num(tau, 3)
 
 
 def parse_tau(raw: str) -> float:
@@ -99,9 +100,9 @@ def spread(settings: Settings, dist: str, n_samples: int, seed: int) -> None:
             slo=slo,
             shi=shi,
             gap=gap,
-            odds=odds,
+            odds=num(odds, 4),
             sgap=sgap,
-            sodds=sodds,
+            sodds=num(sodds, 4),
         )
     )
 
@@ -139,10 +140,10 @@ def saturation(dist: str, n_samples: int, seed: int) -> None:
             mw_s=curves.max_weight[1, -1],
             en_u=curves.entropy[0, -1],
             en_s=curves.entropy[1, -1],
-            j_u=curves.jacobian[0, -1],
-            j_s=curves.jacobian[1, -1],
-            j_0=curves.jacobian[0, 0],
-            ratio=curves.jacobian[1, -1] / curves.jacobian[0, -1],
+            j_u=num(curves.jacobian[0, -1]),
+            j_s=num(curves.jacobian[1, -1]),
+            j_0=num(curves.jacobian[0, 0]),
+            ratio=num(curves.jacobian[1, -1] / curves.jacobian[0, -1]),
             u_mw=uniform.max_weight,
             u_en=uniform.entropy,
         )
@@ -166,15 +167,17 @@ def sentence(settings: Settings) -> None:
         where=c1,
     )
     use_sqrt = controls.toggle(t("scaling.tau_sqrt", d_k=d_k), key=K_TAU_SQRT, where=c2)
-    controls.select_slider(
-        t("scaling.tau"),
-        TEMPERATURES,
-        key=K_TAU,
-        format_func=_fmt_tau,
-        disabled=use_sqrt,
-        where=c3,
-    )
-    tau = equivalent_temperature(d_k) if use_sqrt else float(ss[K_TAU])
+    if use_sqrt:  # the slider shows the temperature used, √d_k; the chosen one stays stored
+        tau = equivalent_temperature(d_k)
+        controls.shown_slider(
+            t("scaling.tau"), TEMPERATURES, tau, format_func=_fmt_tau, where=c3,
+            help=t("scaling.tau_fixed", d_k=d_k, tau=_fmt_tau(tau)),
+        )  # fmt: skip
+    else:
+        controls.select_slider(
+            t("scaling.tau"), TEMPERATURES, key=K_TAU, format_func=_fmt_tau, where=c3
+        )
+        tau = float(ss[K_TAU])
     result = compute.sentence_scaling(tuple(tokens), settings.config(), tau)
 
     _scaled_pair(result, head, tokens, d_k)
@@ -183,7 +186,7 @@ def sentence(settings: Settings) -> None:
 
 def _scaled_pair(result, head: int, tokens: list[str], d_k: int) -> None:
     """One head's weights with and without the division by sqrt(d_k), and what changed."""
-    st.markdown(t("scaling.pair_intro", d_k=d_k, sqrt=equivalent_temperature(d_k)))
+    st.markdown(t("scaling.pair_intro", d_k=d_k, sqrt=_fmt_tau(equivalent_temperature(d_k))))
     fig = sviz.heatmap_pair(
         result.scaled[head],
         result.unscaled[head],
@@ -204,8 +207,8 @@ def _scaled_pair(result, head: int, tokens: list[str], d_k: int) -> None:
             mw_s=s_s.max_weight,
             en_u=s_u.entropy,
             en_s=s_s.entropy,
-            j_u=s_u.jacobian,
-            j_s=s_s.jacobian,
+            j_u=num(s_u.jacobian),
+            j_s=num(s_s.jacobian),
             rows=s_u.n_rows,
         )
     )
@@ -223,7 +226,7 @@ def _temperature(result, head: int, tokens: list[str], d_k: int, tau: float) -> 
     fig = attention_heatmap(
         result.tempered[head],
         tokens,
-        title=t("scaling.temp_heatmap", tau=tau),
+        title=t("scaling.temp_heatmap", tau=_fmt_tau(tau)),
         zmax=1.0,
         value_label=t("scaling.weight"),
         x_title=t("scaling.key"),
@@ -233,10 +236,10 @@ def _temperature(result, head: int, tokens: list[str], d_k: int, tau: float) -> 
     st.markdown(
         t(
             "scaling.temp_result",
-            tau=tau,
-            sqrt=equivalent_temperature(d_k),
+            tau=_fmt_tau(tau),
+            sqrt=_fmt_tau(equivalent_temperature(d_k)),
             d_k=d_k,
-            diff=result.tempered_vs_scaled,
+            diff=num(result.tempered_vs_scaled),
             mw=s_t.max_weight,
             en=s_t.entropy,
         )
@@ -249,7 +252,7 @@ def _temperature(result, head: int, tokens: list[str], d_k: int, tau: float) -> 
             s_s.max_weight,
             t("scaling.mark_scaled", d_k=d_k),
         ),
-        (tau, s_t.entropy, s_t.max_weight, t("scaling.mark_current", tau=tau)),
+        (tau, s_t.entropy, s_t.max_weight, t("scaling.mark_current", tau=_fmt_tau(tau))),
     ]
     fig = sviz.temperature_figure(
         result.sweep.temperatures,

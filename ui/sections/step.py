@@ -14,6 +14,7 @@ import viz
 from mha_core.lessons.steps import HeadSteps
 from ui import widgets
 from ui.i18n import t
+from ui.numbers import num
 from ui.strings.step import SYMBOLS, latex
 from viz.matrix import MINUS_INF, matrix_heatmap, weights_compare
 
@@ -184,8 +185,8 @@ def score_matrices(s: HeadSteps, v: StepView) -> None:
                 t(
                     "step.s2.sqrt",
                     d_k=v.d_k,
-                    sqrt_dk=f"{math.sqrt(v.d_k):.6g}",
-                    factor=f"{factor:.6g}",
+                    sqrt_dk=num(math.sqrt(v.d_k), 6),
+                    factor=num(factor, 6),
                 )
             )
         else:
@@ -201,7 +202,7 @@ def score_matrices(s: HeadSteps, v: StepView) -> None:
     _plot(token_by_token(v, scores, title), "step.fig.scores", sc_cols[0])
     if scaled_shown:
         fig = token_by_token(
-            v, s.scaled_scores.numpy(), t("step.fig.scaled", factor=f"{factor:.6g}")
+            v, s.scaled_scores.numpy(), t("step.fig.scaled", factor=num(factor, 6))
         )
         _plot(fig, "step.fig.scaled", sc_cols[1])
 

@@ -391,6 +391,31 @@ def _axes(kind: str, src, tgt) -> tuple:
     return {"cross": (tgt, src), "decoder_self": (tgt, tgt), "encoder_self": (src, src)}[kind]
 
 
+def _probe_heads(snap, task, n_layers: int, probe: tuple, key: str = "train.fig.snapshot"):
+    """The kind and layer pickers, and every head's attention on the probe in `snap`."""
+    kind, layer = _kind_and_layer(K_KIND, K_LAYER, n_layers)
+    weights = {"cross": snap.cross, "decoder_self": snap.decoder_self}
+    w = (weights | {"encoder_self": snap.encoder_self})[kind][layer]  # (nh, Tq, Tk)
+    titles = [t("train.head_title", h=h) for h in range(w.shape[0])]
+    shares = compute.alignment(task, w, len(task.probe)) if kind == "cross" else None
+    if shares is not None:
+        titles = [t("train.head_title_share", h=h, share=f"{s:.2f}") for h, s in enumerate(shares)]
+    st.markdown(_hint(kind, task.name))
+    rows, cols = _axes(kind, *probe)
+    _grid(w, rows, cols, titles, key)
+
+
+def before_training(choice: TrainChoice) -> None:
+    """Before any run: the untrained model's heads on the probe (what random heads look like)."""
+    if st.session_state.get(RUN) is not None or st.session_state.get(LIVE) is not None:
+        return
+    view = compute.untrained(choice)
+    task = TASKS[choice.task]
+    st.header(t("train.before.title"))
+    st.markdown(t("train.before.text", probe=" ".join(task.probe), seed=choice.seed))
+    _probe_heads(view.snapshot, task, choice.n_layers, view.probe, key="train.fig.before")
+
+
 def snapshots(fin: FinishedRun) -> None:
     """The slider over the saved snapshots, and the probe's attention at the chosen one."""
     run = fin.run
@@ -410,19 +435,7 @@ def snapshots(fin: FinishedRun) -> None:
             prediction=" ".join(snap.prediction),
         )
     )
-    kind, layer = _kind_and_layer(K_KIND, K_LAYER, run.settings.n_layers)
-    weights = {"cross": snap.cross, "decoder_self": snap.decoder_self}
-    weights["encoder_self"] = snap.encoder_self
-    w = weights[kind][layer]  # (nh, Tq, Tk)
-    nh = w.shape[0]
-    titles = [t("train.head_title", h=h) for h in range(nh)]
-    n = len(run.task.probe)
-    shares = compute.alignment(run.task, w, n) if kind == "cross" else None
-    if shares is not None:
-        titles = [t("train.head_title_share", h=h, share=f"{s:.2f}") for h, s in enumerate(shares)]
-    st.markdown(_hint(kind, run.task.name))
-    rows, cols = _axes(kind, run.probe_src, run.probe_tgt_in)
-    _grid(w, rows, cols, titles, "train.fig.snapshot")
+    _probe_heads(snap, run.task, run.settings.n_layers, (run.probe_src, run.probe_tgt_in))
     over_time = compute.alignment_over_time(run)
     if over_time is not None:
         st.subheader(t("train.align.title"))
@@ -483,7 +496,8 @@ def try_it(fin: FinishedRun) -> None:
     else:
         st.error(t("train.try.wrong"))
     if not p.in_training_range:
-        st.info(t("train.try.outside", n=len(p.input), min_len=task.min_len, max_len=task.max_len))
+        n, key = len(p.input), "train.try.outside_one" if len(p.input) == 1 else "train.try.outside"
+        st.info(t(key, n=n, min_len=task.min_len, max_len=task.max_len))
     st.caption(t("train.try.attention"))
     kind, layer = _kind_and_layer(K_TRY_KIND, K_TRY_LAYER, run.settings.n_layers)
     weights = {"cross": p.cross, "decoder_self": p.decoder_self, "encoder_self": p.encoder_self}

@@ -20,6 +20,9 @@ EN = {
     "side.tok.words": "Words",
     "side.tok.wordpiece": "WordPiece (MiniLM)",
     "side.model": "Model",
+    "side.model_unused": "Not used on this page: it reads the pretrained all-MiniLM-L6-v2 "
+    "(6 layers × 12 heads, d_model = 384, WordPiece tokens). d_model, heads and the settings "
+    "below apply to the other pages.",
     "side.d_model": "d_model (model dimension)",
     "side.n_heads": "Heads h (only divisors of d_model)",
     "side.d_k": "d_k = d_model / h = {d_model} / {n_heads} = **{d_k}** dimensions per head",
@@ -79,6 +82,8 @@ ZH = {
     "side.tok.words": "按词",
     "side.tok.wordpiece": "WordPiece (MiniLM)",
     "side.model": "模型",
+    "side.model_unused": "本页不使用这些设置:它读取预训练的 all-MiniLM-L6-v2 (6 层 × 12 个头,"
+    "d_model = 384,WordPiece 标记)。d_model、头数和下面的设置只用于其他页面。",
     "side.d_model": "d_model (模型维度)",
     "side.n_heads": "头数 h (只能是 d_model 的因数)",
     "side.d_k": "d_k = d_model / h = {d_model} / {n_heads} = **{d_k}**,即每个头的维度",

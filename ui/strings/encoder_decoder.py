@@ -139,6 +139,8 @@ EN = {
     "features.",
     "encoder_decoder.norm.batch": "Sentence 2 is the first {n} tokens of your sentence (see "
     "Padding): {N} real tokens in all; padding is left out.",
+    "encoder_decoder.norm.batch_one": "Sentence 2 is the first token of your sentence (see "
+    "Padding): {N} real tokens in all; padding is left out.",
     "encoder_decoder.batch_row": "{b} · {token}",
     "encoder_decoder.norm.mean": "mean",
     "encoder_decoder.norm.std": "std",
@@ -306,6 +308,8 @@ ZH = {
     "真实标记 (先句子 1,后句子 2),列是特征。",
     "encoder_decoder.norm.batch": "句子 2 是你的句子的前 {n} 个标记 (见“填充”):共 {N} 个真实标记;"
     "填充不计入。",
+    "encoder_decoder.norm.batch_one": "句子 2 是你的句子的第一个标记 (见“填充”):共 {N} 个真实"
+    "标记;填充不计入。",
     "encoder_decoder.batch_row": "{b} · {token}",
     "encoder_decoder.norm.mean": "均值",
     "encoder_decoder.norm.std": "标准差",

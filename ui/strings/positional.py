@@ -22,11 +22,11 @@ EN = {
     "positional.curves": "Sine and cosine against position",
     "positional.dims": "Dimensions to plot",
     "positional.dims_help": "Up to {n} dimensions. Low dimensions oscillate fast, high ones slowly.",
-    "positional.dim_option": "dim {d} · {fn} · λ = {wl:.4g}",
+    "positional.dim_option": "dim {d} · {fn} · λ = {wl}",
     "positional.position": "position",
     "positional.value": "value",
-    "positional.curves_caption": "Dimension {fast} repeats every {wl_fast:.4g} positions, dimension "
-    "{slow} every {wl_slow:.4g}: like the hands of a clock, fast dimensions tell nearby "
+    "positional.curves_caption": "Dimension {fast} repeats every {wl_fast} positions, dimension "
+    "{slow} every {wl_slow}: like the hands of a clock, fast dimensions tell nearby "
     "positions apart and slow ones tell far-apart positions apart.",
     "positional.no_dims": "Choose at least one dimension to plot.",
     "positional.heatmap": "The whole table: positions × dimensions",
@@ -40,7 +40,7 @@ EN = {
     "positional.wavelength_axis": "wavelength (positions, log scale)",
     "positional.positions_shown": "positions shown",
     "positional.wavelength_caption": "The wavelengths grow geometrically, from λ_0 = {shortest:.4f} "
-    "to λ_{last} = {longest:.6g} positions. {n_long} of the {n_pairs} pairs have a "
+    "to λ_{last} = {longest} positions. {n_long} of the {n_pairs} pairs have a "
     "wavelength longer than the {n} positions shown: they do not complete one cycle here, so "
     "together the pairs give every position a distinct vector.",
     "positional.similarity": "PE·PEᵀ: reading relative positions",
@@ -58,9 +58,9 @@ EN = {
     "positional.closed_form": "Σ cos(k·ω_i) (closed form)",
     "positional.offset": "offset k = q − p",
     "positional.similarity_check": "Checked on this table: any two entries with the same offset "
-    "differ by at most {spread:.2e}, and PE·PEᵀ differs from the closed form "
-    "Σ cos((p−q)·ω_i) by at most {dev:.2e} (float32 rounding of the table). On the "
-    "diagonal (offset 0) every position has PE(p)·PE(p) = {peak:.4f}, that is d_model/2 "
+    "differ by at most {spread}, and PE·PEᵀ differs from the closed form "
+    "Σ cos((p−q)·ω_i) by at most {dev} (float32 rounding of the table). On the "
+    "diagonal (offset 0) every position has PE(p)·PE(p) = {peak}, that is d_model/2 "
     "with d_model = {d}.",
     "positional.layouts": "Interleaved or concatenated?",
     "positional.layouts_intro": "The paper's formula interleaves: sine at even dimensions, cosine at "
@@ -70,7 +70,7 @@ EN = {
     "positional.concatenated": "concatenated (all sin, then all cos)",
     "positional.layouts_perm": "They differ by one fixed permutation of the {d} dimensions: "
     "interleaved = concatenated[:, perm] with perm = [{perm}]. Largest difference after "
-    "reordering: {diff:.1e}. Because the embeddings and the weights after them are learned, "
+    "reordering: {diff}. Because the embeddings and the weights after them are learned, "
     "a model trained with either layout can learn the same function: the permutation is "
     "absorbed into what it learns.",
     "positional.shuffle": "On your sentence: shuffle the words",
@@ -101,10 +101,10 @@ EN = {
     "positional.key": "key",
     "positional.query": "query",
     "positional.verdict_same": "Only permuted: the largest difference between A′ and P A Pᵀ over "
-    "all {heads} heads is {diff:.2e} (below {tol:.0e}: float rounding). The middle and "
+    "all {heads} heads is {diff} (below {tol}: float rounding). The middle and "
     "right heatmaps are the same matrix.",
-    "positional.verdict_changed": "The pattern changed: A′ differs from P A Pᵀ by up to {diff:.4f} "
-    "(over all {heads} heads, far above the {tol:.0e} of float rounding). Position now "
+    "positional.verdict_changed": "The pattern changed: A′ differs from P A Pᵀ by up to {diff} "
+    "(over all {heads} heads, far above the {tol} of float rounding). Position now "
     "matters to attention.",
     "positional.rope": "RoPE: rotating queries and keys instead of adding a vector",
     "positional.rope_intro": "LLaMA, Mistral and most of today's language models do not add a "
@@ -166,11 +166,11 @@ ZH = {
     "positional.curves": "正弦、余弦随位置的变化",
     "positional.dims": "要绘制的维度",
     "positional.dims_help": "最多 {n} 个维度。低维振荡快,高维振荡慢。",
-    "positional.dim_option": "第 {d} 维 · {fn} · λ = {wl:.4g}",
+    "positional.dim_option": "第 {d} 维 · {fn} · λ = {wl}",
     "positional.position": "位置",
     "positional.value": "值",
-    "positional.curves_caption": "第 {fast} 维每 {wl_fast:.4g} 个位置重复一次,第 {slow} 维每 "
-    "{wl_slow:.4g} 个位置重复一次:就像钟表的指针,快的维度区分相邻位置,慢的维度区分相距很远"
+    "positional.curves_caption": "第 {fast} 维每 {wl_fast} 个位置重复一次,第 {slow} 维每 "
+    "{wl_slow} 个位置重复一次:就像钟表的指针,快的维度区分相邻位置,慢的维度区分相距很远"
     "的位置。",
     "positional.no_dims": "请至少选择一个维度。",
     "positional.heatmap": "整张表:位置 × 维度",
@@ -183,7 +183,7 @@ ZH = {
     "positional.wavelength_axis": "波长 (位置数,对数刻度)",
     "positional.positions_shown": "显示的位置数",
     "positional.wavelength_caption": "波长按几何级数增长,从 λ_0 = {shortest:.4f} 到 "
-    "λ_{last} = {longest:.6g} 个位置。{n_pairs} 对中有 {n_long} 对的波长超过所显示的 {n} 个"
+    "λ_{last} = {longest} 个位置。{n_pairs} 对中有 {n_long} 对的波长超过所显示的 {n} 个"
     "位置:它们在这里连一个周期都走不完,因此所有维度对合在一起,给每个位置一个不同的向量。",
     "positional.similarity": "PE·PEᵀ:读出相对位置",
     "positional.similarity_intro": "两个位置编码的点积是各维度对之和,而每一对的正弦与余弦合起来正好"
@@ -196,9 +196,9 @@ ZH = {
     "positional.profile": "PE({p})·PE({p}+k)",
     "positional.closed_form": "Σ cos(k·ω_i) (解析式)",
     "positional.offset": "偏移 k = q − p",
-    "positional.similarity_check": "在这张表上验证:偏移相同的任意两个元素最多相差 {spread:.2e},"
-    "PE·PEᵀ 与解析式 Σ cos((p−q)·ω_i) 最多相差 {dev:.2e} (表中 float32 的舍入误差)。"
-    "对角线上 (偏移为 0) 每个位置都有 PE(p)·PE(p) = {peak:.4f},即 d_model/2,"
+    "positional.similarity_check": "在这张表上验证:偏移相同的任意两个元素最多相差 {spread},"
+    "PE·PEᵀ 与解析式 Σ cos((p−q)·ω_i) 最多相差 {dev} (表中 float32 的舍入误差)。"
+    "对角线上 (偏移为 0) 每个位置都有 PE(p)·PE(p) = {peak},即 d_model/2,"
     "其中 d_model = {d}。",
     "positional.layouts": "交错排列还是拼接排列?",
     "positional.layouts_intro": "论文的公式是交错的:偶数维是正弦,奇数维是余弦。许多代码改为拼接:"
@@ -206,7 +206,7 @@ ZH = {
     "positional.interleaved": "交错 (第 2i 维 sin,第 2i+1 维 cos)",
     "positional.concatenated": "拼接 (先全部 sin,再全部 cos)",
     "positional.layouts_perm": "两者相差 {d} 个维度的一个固定置换:interleaved = "
-    "concatenated[:, perm],其中 perm = [{perm}]。重新排序后的最大差值:{diff:.1e}。"
+    "concatenated[:, perm],其中 perm = [{perm}]。重新排序后的最大差值:{diff}。"
     "由于词向量和后面各层的权重都是学习得到的,用任一种排列训练的模型都能学到同样的函数:"
     "这个置换被吸收进学到的参数里。",
     "positional.shuffle": "在你的句子上:打乱词序",
@@ -233,9 +233,9 @@ ZH = {
     "positional.key": "键",
     "positional.query": "查询",
     "positional.verdict_same": "只是置换:在全部 {heads} 个头上,A′ 与 P A Pᵀ 的最大差值为 "
-    "{diff:.2e} (低于 {tol:.0e}:浮点舍入)。中间和右边的热力图是同一个矩阵。",
-    "positional.verdict_changed": "图案变了:A′ 与 P A Pᵀ 最多相差 {diff:.4f} (全部 {heads} 个头,"
-    "远高于浮点舍入的 {tol:.0e})。位置现在影响注意力。",
+    "{diff} (低于 {tol}:浮点舍入)。中间和右边的热力图是同一个矩阵。",
+    "positional.verdict_changed": "图案变了:A′ 与 P A Pᵀ 最多相差 {diff} (全部 {heads} 个头,"
+    "远高于浮点舍入的 {tol})。位置现在影响注意力。",
     "positional.rope": "RoPE:旋转查询和键,而不是加上一个向量",
     "positional.rope_intro": "LLaMA、Mistral 以及当今多数语言模型都不在嵌入上加位置编码。**旋转位置编码**"
     "(RoPE;Su 等,2021)把查询和键的每一对维度按与位置成正比的角度旋转,频率 ω_i 与正弦表相同。"

@@ -83,14 +83,16 @@ EN = {
     # rollout
     "reading.rollout.title": "Rollout after layer {layer}, beside the raw attention of that layer",
     "reading.rollout.what": "Attention rollout (Abnar & Zuidema 2020) multiplies the head-"
-    "averaged attention of layers 0 to {layer}, counting the residual connection as half an "
+    "averaged attention of {span}, counting the residual connection as half an "
     "identity: row i says how much of token i after layer {layer} traces back to each input "
     "token. It assumes information mixes only through attention, linearly and equally across "
     "heads: an estimate, not a measurement of what the model uses.",
     "reading.rollout.residual": "Count the residual connection (0.5·A + 0.5·I)",
     "reading.rollout.residual_help": "Without it, rollout multiplies the raw attention matrices "
     "and tends to spread evenly after a few layers.",
-    "reading.rollout.fig": "Rollout through layers 0–{layer}",
+    "reading.rollout.fig": "Rollout through {span}",
+    "reading.rollout.span": "layers 0 to {layer}",
+    "reading.rollout.span_one": "layer 0 alone",
     "reading.rollout.raw_fig": "Layer {layer}: raw attention (mean over heads)",
     "reading.rollout.row": "token after the layer",
     "reading.rollout.col": "input token",
@@ -114,7 +116,7 @@ EN = {
     "reading.ablation.hint": "click to show this head",
     "reading.ablation.value": "1 − cos",
     "reading.ablation.top": "Most important for this sentence: layer {layer}, head {head} "
-    "(1 − cos = {value:.4g}); least: layer {low_layer}, head {low_head} ({low:.4g}).",
+    "(1 − cos = {value}); least: layer {low_layer}, head {low_head} ({low}).",
     "reading.ablation.head_fig": "Layer {layer}, head {head}: attention weights",
     "reading.ablation.long": "The sentence has {n} tokens: head ablation runs {layers} batched "
     "passes of {copies} copies of the encoder and takes a few seconds at this length.",
@@ -247,13 +249,15 @@ ZH = {
     "reading.cat.next": "后一个标记",
     "reading.cat.self": "自身",
     "reading.rollout.title": "第 {layer} 层之后的 rollout,旁边是这一层的原始注意力",
-    "reading.rollout.what": "注意力 rollout (Abnar 与 Zuidema,2020) 把第 0 层到第 {layer} "
-    "层按头平均后的注意力相乘,并把残差连接算作一半的单位矩阵:第 i 行表示第 {layer} "
+    "reading.rollout.what": "注意力 rollout (Abnar 与 Zuidema,2020) 把{span}"
+    "按头平均后的注意力相乘,并把残差连接算作一半的单位矩阵:第 i 行表示第 {layer} "
     "层之后标记 i 有多少可以追溯到每个输入标记。它假设信息只通过注意力、以线性方式、在各个头之间平均地混合:"
     "这是一个估计,而不是对模型实际使用了什么的测量。",
     "reading.rollout.residual": "计入残差连接 (0.5·A + 0.5·I)",
     "reading.rollout.residual_help": "不计入时,rollout 直接把原始注意力矩阵相乘,几层之后往往会变得很均匀。",
-    "reading.rollout.fig": "经过第 0–{layer} 层的 rollout",
+    "reading.rollout.fig": "经过{span}的 rollout",
+    "reading.rollout.span": "第 0 层到第 {layer} 层",
+    "reading.rollout.span_one": "仅第 0 层",
     "reading.rollout.raw_fig": "第 {layer} 层:原始注意力 (各头平均)",
     "reading.rollout.row": "该层之后的标记",
     "reading.rollout.col": "输入标记",
@@ -271,8 +275,8 @@ ZH = {
     "reading.ablation.click": "点击一个格子 (或使用顶部的选择框),在图旁显示这个头的注意力模式。",
     "reading.ablation.hint": "点击显示这个头",
     "reading.ablation.value": "1 − cos",
-    "reading.ablation.top": "对这个句子最重要的是:第 {layer} 层,第 {head} 个头 (1 − cos = {value:.4g});"
-    "最不重要的是:第 {low_layer} 层,第 {low_head} 个头 ({low:.4g})。",
+    "reading.ablation.top": "对这个句子最重要的是:第 {layer} 层,第 {head} 个头 (1 − cos = {value});"
+    "最不重要的是:第 {low_layer} 层,第 {low_head} 个头 ({low})。",
     "reading.ablation.head_fig": "第 {layer} 层,第 {head} 个头:注意力权重",
     "reading.ablation.long": "这个句子有 {n} 个标记:头消融要对编码器的 {copies} 个副本分批运行 {layers} "
     "次,在这个长度下需要几秒钟。",

@@ -34,8 +34,8 @@ EN = {
     "scaling.density": "density",
     "scaling.hist_caption": "At d_k = {d_k} the sampled unscaled scores range from {lo:.2f} "
     "to {hi:.2f}; scaled, from {slo:.2f} to {shi:.2f}. Two scores one std apart "
-    "({gap:.2f} unscaled) get softmax weights in the ratio e^{gap:.2f} = {odds:.4g}; "
-    "scaled ({sgap:.2f} apart) only {sodds:.4g}.",
+    "({gap:.2f} unscaled) get softmax weights in the ratio e^{gap:.2f} = {odds}; "
+    "scaled ({sgap:.2f} apart) only {sodds}.",
     "scaling.sat_title": "2. Unscaled, the softmax saturates",
     "scaling.sat_intro": "Each query scores T random keys and a softmax turns the T scores "
     "into weights. As d_k grows the unscaled scores spread out, one score wins by a wide "
@@ -52,9 +52,9 @@ EN = {
     "scaling.uniform": "uniform weights 1/{t}",
     "scaling.sat_result": "Measured with T = {t} keys, {rows} queries per d_k. At "
     "d_k = {d_hi}, unscaled: mean max weight **{mw_u:.3f}**, entropy **{en_u:.3f}** nats, "
-    "‖J‖ = **{j_u:.4f}**; scaled: {mw_s:.3f}, {en_s:.3f} nats, ‖J‖ = {j_s:.4f}. The "
-    "scaled gradient is {ratio:.1f}× the unscaled one. (Uniform weights: max weight "
-    "{u_mw:.4f}, entropy {u_en:.3f} nats; at d_k = {d_lo} the unscaled ‖J‖ was {j_0:.4f}.)",
+    "‖J‖ = **{j_u}**; scaled: {mw_s:.3f}, {en_s:.3f} nats, ‖J‖ = {j_s}. The "
+    "scaled gradient is {ratio}× the unscaled one. (Uniform weights: max weight "
+    "{u_mw:.4f}, entropy {u_en:.3f} nats; at d_k = {d_lo} the unscaled ‖J‖ was {j_0}.)",
     "scaling.sentence_title": "3. On your sentence",
     "scaling.additive_note": "The sidebar selects additive scores, which are not divided by "
     "√d_k; this section uses dot-product scores with the same weights and seed.",
@@ -62,8 +62,10 @@ EN = {
     "scaling.head_option": "head {h}",
     "scaling.tau_sqrt": "τ = √d_k (d_k = {d_k})",
     "scaling.tau": "Temperature τ on the unscaled scores",
+    "scaling.tau_fixed": "Fixed at √d_k = √{d_k} = {tau} while the toggle is on; turn it off "
+    "to choose τ.",
     "scaling.pair_intro": "The same layer and sentence (sidebar settings, d_k = {d_k}), with "
-    "the scores divided by √d_k = {sqrt:.4f} (left) and not divided (right), on one colour "
+    "the scores divided by √d_k = {sqrt} (left) and not divided (right), on one colour "
     "scale.",
     "scaling.pair_scaled": "scaled: softmax(QKᵀ/√d_k)",
     "scaling.pair_unscaled": "unscaled: softmax(QKᵀ)",
@@ -73,17 +75,17 @@ EN = {
     "scaling.pair_result": "Over all heads and {rows} rows: the raw scores QKᵀ have std "
     "**{std:.3f}**, the scaled ones {sstd:.3f}. Mean max weight: unscaled **{mw_u:.3f}**, "
     "scaled {mw_s:.3f}. Mean entropy: unscaled **{en_u:.3f}**, scaled {en_s:.3f} nats. "
-    "Mean ‖J‖: unscaled **{j_u:.4f}**, scaled {j_s:.4f}.",
+    "Mean ‖J‖: unscaled **{j_u}**, scaled {j_s}.",
     "scaling.temp_title": "1/√d_k is a softmax temperature",
-    "scaling.temp_heatmap": "softmax(QKᵀ/τ), τ = {tau:.4g}",
-    "scaling.temp_result": "At τ = {tau:.4g}: mean max weight {mw:.3f}, entropy {en:.3f} "
+    "scaling.temp_heatmap": "softmax(QKᵀ/τ), τ = {tau}",
+    "scaling.temp_result": "At τ = {tau}: mean max weight {mw:.3f}, entropy {en:.3f} "
     "nats. Largest difference from the scaled weights softmax(QKᵀ/√d_k), with "
-    "√d_k = {sqrt:.4f} for d_k = {d_k}: **{diff:.2e}**. Dividing by √d_k is the same "
+    "√d_k = {sqrt} for d_k = {d_k}: **{diff}**. Dividing by √d_k is the same "
     "as a softmax at temperature τ = √d_k: a low τ sharpens the weights, a high τ "
     "flattens them towards uniform.",
     "scaling.mark_unscaled": "τ = 1 (unscaled)",
     "scaling.mark_scaled": "τ = √d_k (scaled, d_k = {d_k})",
-    "scaling.mark_current": "your τ = {tau:.4g}",
+    "scaling.mark_current": "your τ = {tau}",
     "scaling.temp_curve": "softmax(QKᵀ/τ) on your sentence",
     "scaling.tau_axis": "temperature τ (log scale)",
     "scaling.temp_caption": "Each curve is computed on your sentence for every temperature "
@@ -121,8 +123,8 @@ ZH = {
     "scaling.density": "密度",
     "scaling.hist_caption": "d_k = {d_k} 时,抽样得到的未缩放得分从 {lo:.2f} 到 {hi:.2f};"
     "缩放后从 {slo:.2f} 到 {shi:.2f}。相差一个标准差的两个得分 (未缩放时相差 {gap:.2f}),"
-    "经过 softmax 后权重之比为 e^{gap:.2f} = {odds:.4g};缩放后 (相差 {sgap:.2f}) 只有 "
-    "{sodds:.4g}。",
+    "经过 softmax 后权重之比为 e^{gap:.2f} = {odds};缩放后 (相差 {sgap:.2f}) 只有 "
+    "{sodds}。",
     "scaling.sat_title": "2. 不缩放时 softmax 会饱和",
     "scaling.sat_intro": "每个查询对 T 个随机键打分,softmax 把 T 个得分变成权重。d_k 越大,"
     "未缩放的得分越分散,一个得分遥遥领先,softmax 变成独热:最大权重趋于 1,熵趋于 0,"
@@ -137,10 +139,10 @@ ZH = {
     "scaling.scaled": "缩放 softmax(q·k/√d_k)",
     "scaling.uniform": "均匀权重 1/{t}",
     "scaling.sat_result": "用 T = {t} 个键、每个 d_k {rows} 个查询测得。d_k = {d_hi} 时,"
-    "未缩放:平均最大权重 **{mw_u:.3f}**,熵 **{en_u:.3f}** nats,‖J‖ = **{j_u:.4f}**;"
-    "缩放后:{mw_s:.3f},{en_s:.3f} nats,‖J‖ = {j_s:.4f}。缩放后的梯度是未缩放的 "
-    "{ratio:.1f} 倍。(均匀权重:最大权重 {u_mw:.4f},熵 {u_en:.3f} nats;d_k = {d_lo} 时"
-    "未缩放的 ‖J‖ 为 {j_0:.4f}。)",
+    "未缩放:平均最大权重 **{mw_u:.3f}**,熵 **{en_u:.3f}** nats,‖J‖ = **{j_u}**;"
+    "缩放后:{mw_s:.3f},{en_s:.3f} nats,‖J‖ = {j_s}。缩放后的梯度是未缩放的 "
+    "{ratio} 倍。(均匀权重:最大权重 {u_mw:.4f},熵 {u_en:.3f} nats;d_k = {d_lo} 时"
+    "未缩放的 ‖J‖ 为 {j_0}。)",
     "scaling.sentence_title": "3. 在你的句子上",
     "scaling.additive_note": "侧边栏选择的是加性注意力得分,它不除以 √d_k;本节使用相同权重和"
     "种子的点积得分。",
@@ -148,8 +150,9 @@ ZH = {
     "scaling.head_option": "头 {h}",
     "scaling.tau_sqrt": "τ = √d_k (d_k = {d_k})",
     "scaling.tau": "作用于未缩放得分的温度 τ",
+    "scaling.tau_fixed": "开关打开时固定为 √d_k = √{d_k} = {tau};关闭开关即可选择 τ。",
     "scaling.pair_intro": "同一层、同一个句子 (侧边栏设置,d_k = {d_k}):左边得分除以 "
-    "√d_k = {sqrt:.4f},右边不除,两者使用同一个颜色刻度。",
+    "√d_k = {sqrt},右边不除,两者使用同一个颜色刻度。",
     "scaling.pair_scaled": "缩放:softmax(QKᵀ/√d_k)",
     "scaling.pair_unscaled": "未缩放:softmax(QKᵀ)",
     "scaling.weight": "权重",
@@ -157,17 +160,17 @@ ZH = {
     "scaling.query": "查询",
     "scaling.pair_result": "在所有头、{rows} 行上:原始得分 QKᵀ 的标准差为 **{std:.3f}**,"
     "缩放后为 {sstd:.3f}。平均最大权重:未缩放 **{mw_u:.3f}**,缩放 {mw_s:.3f}。平均熵:"
-    "未缩放 **{en_u:.3f}**,缩放 {en_s:.3f} nats。平均 ‖J‖:未缩放 **{j_u:.4f}**,"
-    "缩放 {j_s:.4f}。",
+    "未缩放 **{en_u:.3f}**,缩放 {en_s:.3f} nats。平均 ‖J‖:未缩放 **{j_u}**,"
+    "缩放 {j_s}。",
     "scaling.temp_title": "1/√d_k 就是 softmax 的温度",
-    "scaling.temp_heatmap": "softmax(QKᵀ/τ),τ = {tau:.4g}",
-    "scaling.temp_result": "τ = {tau:.4g} 时:平均最大权重 {mw:.3f},熵 {en:.3f} nats。"
-    "与缩放后的权重 softmax(QKᵀ/√d_k) (d_k = {d_k},√d_k = {sqrt:.4f}) 的最大差值:"
-    "**{diff:.2e}**。除以 √d_k 等同于温度 τ = √d_k 的 softmax:τ 小则权重更尖锐,"
+    "scaling.temp_heatmap": "softmax(QKᵀ/τ),τ = {tau}",
+    "scaling.temp_result": "τ = {tau} 时:平均最大权重 {mw:.3f},熵 {en:.3f} nats。"
+    "与缩放后的权重 softmax(QKᵀ/√d_k) (d_k = {d_k},√d_k = {sqrt}) 的最大差值:"
+    "**{diff}**。除以 √d_k 等同于温度 τ = √d_k 的 softmax:τ 小则权重更尖锐,"
     "τ 大则权重趋于均匀。",
     "scaling.mark_unscaled": "τ = 1 (未缩放)",
     "scaling.mark_scaled": "τ = √d_k (缩放,d_k = {d_k})",
-    "scaling.mark_current": "你的 τ = {tau:.4g}",
+    "scaling.mark_current": "你的 τ = {tau}",
     "scaling.temp_curve": "你的句子上的 softmax(QKᵀ/τ)",
     "scaling.tau_axis": "温度 τ (对数刻度)",
     "scaling.temp_caption": "曲线是在你的句子上对滑块的每个温度计算出来的;标记分别是未缩放的"

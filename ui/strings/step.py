@@ -12,8 +12,8 @@ str.format templates (literal braces doubled).
 
 EN = {
     "step.title": "Step by step: one head, one query",
-    "step.intro": "Follow one head and one query token through the five steps of multi-head "
-    "attention, with the real numbers of the sentence and settings in the sidebar. Hover any "
+    "step.intro": "Follow one head and one query token from the input (tab 0) through the "
+    "five steps of multi-head attention (tabs 1 to 5), with the real numbers of the sentence and settings in the sidebar. Hover any "
     "cell for its exact value.",
     "step.random_note": "The weights are random (seed {seed}), not trained: the numbers show "
     "the arithmetic, not meaning.",
@@ -176,7 +176,7 @@ EN = {
 
 ZH = {
     "step.title": "逐步计算:一个头,一个查询",
-    "step.intro": "用侧边栏中句子和设置的真实数值,跟随一个头和一个查询标记,走完多头注意力的五个步骤。"
+    "step.intro": "用侧边栏中句子和设置的真实数值,跟随一个头和一个查询标记,从输入 (第 0 个标签页) 出发,走完多头注意力的五个步骤 (第 1 到 5 个标签页)。"
     "把鼠标悬停在任意格子上即可看到精确数值。",
     "step.random_note": "权重是随机的 (种子 {seed}),没有经过训练:数值展示的是计算过程,而不是语义。",
     "step.head": "头 h",

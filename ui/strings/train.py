@@ -48,6 +48,10 @@ EN = {
     "{steps} steps, learning rate {lr}, seed {seed}.",
     "train.progress": "Step {step} of {steps} · loss {loss} · exact-sequence accuracy {exact}",
     "train.progress_start": "Step 0 of {steps}: starting…",
+    "train.before.title": "Before training: random heads",
+    "train.before.text": "The model these settings would train (seed {seed}), before its first "
+    "step, on the probe `{probe}`. Its weights are random, so its heads spread their attention "
+    "with no pattern a task needs. Press **Train** and compare with the snapshots afterwards.",
     "train.none": "Press **Train** to train a model with these settings. At the defaults the "
     "model learns to reverse sequences in a few hundred steps.",
     # a finished run
@@ -118,8 +122,10 @@ EN = {
     "train.try.right": "Right.",
     "train.try.wrong": "Wrong.",
     "train.try.empty_output": "(nothing)",
-    "train.try.outside": "The model never saw {n} symbols in training (only {min_len} to "
-    "{max_len}): this shows how it generalises.",
+    "train.try.outside": "The model never saw a sequence of {n} symbols in training (only "
+    "{min_len} to {max_len}): this shows how it generalises.",
+    "train.try.outside_one": "The model never saw a sequence of 1 symbol in training (only "
+    "{min_len} to {max_len}): this shows how it generalises.",
     "train.try.attention": "The attention that made the answer: the decoder reads its own "
     "answer one symbol at a time (row t predicts symbol t + 1).",
 }
@@ -164,6 +170,9 @@ ZH = {
     "学习率 {lr},随机种子 {seed}。",
     "train.progress": "第 {step} 步,共 {steps} 步 · 损失 {loss} · 整句准确率 {exact}",
     "train.progress_start": "第 0 步,共 {steps} 步:正在开始…",
+    "train.before.title": "训练之前:随机的注意力头",
+    "train.before.text": "这些设置将要训练的模型 (种子 {seed}) 在第一步之前对探针 `{probe}` 的注意力。"
+    "它的权重是随机的,所以各个头的注意力没有任务所需的模式。按 **训练**,再与训练后的快照比较。",
     "train.none": "按 **训练** 用这些设置训练一个模型。在默认设置下,模型几百步就能学会反转序列。",
     "train.result.title": "训练好的模型",
     "train.done": "训练了 {steps_done} 步,用时 {elapsed} 秒(含绘图 {wall} 秒)。贪心解码在 {n} "
@@ -225,6 +234,8 @@ ZH = {
     "train.try.empty_output": "(空)",
     "train.try.outside": "模型训练时从未见过 {n} 个符号的序列(只见过 {min_len} 到 {max_len} 个):"
     "这里展示它如何推广。",
+    "train.try.outside_one": "模型训练时从未见过只有 1 个符号的序列(只见过 {min_len} 到 "
+    "{max_len} 个):这里展示它如何推广。",
     "train.try.attention": "产生这个回答的注意力:解码器一次一个符号地读入自己的回答(第 t 行"
     "预测第 t + 1 个符号)。",
 }

@@ -14,6 +14,7 @@ from mha_core.interpret import CATEGORIES, FilteredAttention
 from ui import controls, widgets
 from ui.compute import reading as compute
 from ui.i18n import t
+from ui.numbers import num
 from ui.sections.reading.corpus import corpus as corpus  # the last section, in its own module
 from ui.sections.reading.corpus import share_figure
 from viz.head_map import head_importance
@@ -231,7 +232,8 @@ def rollout(s: Sentence, layer: int, filt: Filter) -> None:
     which inputs feed [CLS] and the mean-pooled output after the last layer."""
     text, tokens = s.text, s.tokens
     st.subheader(t("reading.rollout.title", layer=layer))
-    st.markdown(t("reading.rollout.what", layer=layer))
+    span = t("reading.rollout.span_one" if layer == 0 else "reading.rollout.span", layer=layer)
+    st.markdown(t("reading.rollout.what", layer=layer, span=span))
     residual = controls.toggle(
         t("reading.rollout.residual"), key=K_RESIDUAL, help=t("reading.rollout.residual_help")
     )
@@ -243,7 +245,7 @@ def rollout(s: Sentence, layer: int, filt: Filter) -> None:
             tokens,
             filt,
             key="reading.fig.rollout",
-            title=t("reading.rollout.fig", layer=layer),
+            title=t("reading.rollout.fig", span=span),
             value_label=t("reading.rollout.value"),
             x_title=t("reading.rollout.col"),
             y_title=t("reading.rollout.row"),
@@ -313,10 +315,10 @@ def ablation(s: Sentence, layer: int, head: int, filt: Filter) -> None:
                 "reading.ablation.top",
                 layer=int(hi[0]),
                 head=int(hi[1]),
-                value=float(imp[hi]),
+                value=num(imp[hi], 4),
                 low_layer=int(lo[0]),
                 low_head=int(lo[1]),
-                low=float(imp[lo]),
+                low=num(imp[lo], 4),
             )
         )
     with right:
