@@ -240,7 +240,7 @@ def test_settings_survive_switching_pages(app_url, page):
     p = _params(page)
     assert p["positional"] == ["1"] and p["scale"] == ["1"], p  # toggles stay on
     assert p["d_model"] == ["64"] and p["n_heads"] == ["4"], p
-    page.get_by_role("link", name="Attention").click()
+    page.get_by_role("link", name="Attention", exact=True).click()
     wait_for_app(page)
     _wait_heatmaps(page, 4)
     page.get_by_text("Per head", exact=True).click()  # a rerun back home

@@ -167,7 +167,8 @@ def test_sessions_survive_a_replica(deployment, browser):
     moved = replicas.index(dead)
     pg = pages[moved]
     seed = int(before[moved][1]["seed"])
-    pg.locator('.st-key-shared-seed button[data-testid="stNumberInputStepUp"]').click()
+    # the seed's widget is keyed by ui.controls: class st-key-_w-shared-seed-<digest>
+    pg.locator('[class*="st-key-_w-shared-seed"] button[data-testid="stNumberInputStepUp"]').click()
     pg.wait_for_function(
         "(s) => new URLSearchParams(location.search).get('seed') === s",
         arg=str(seed + 1),
