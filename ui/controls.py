@@ -70,18 +70,41 @@ def clamp(key: str, options: Sequence, fallback: Any = _MISSING) -> Any:
     return value
 
 
+_CHANGED = "_controls.changed"  # the controls the browser changed before this run
+
+
+def end_of_run() -> None:
+    """The router calls this when a run ends: the next run starts with no browser changes."""
+    st.session_state.pop(_CHANGED, None)
+
+
 def _sync(key: str, wkey: str, to_value: Callable | None, callback, args, kwargs) -> None:
+    st.session_state.setdefault(_CHANGED, set()).add(key)
     value = st.session_state[wkey]
     st.session_state[key] = to_value(value) if to_value else value
     if callback is not None:
         callback(*args, **kwargs)
 
 
-def _bind(key: str, wkey: str, shown: Any, kw: dict, to_value: Callable | None = None) -> dict:
-    """Seed the widget from the value (only when they differ: re-sending an equal value would
-    fight a person moving a slider quickly) and route its changes back to the value."""
+def _bind(
+    key: str,
+    wkey: str,
+    shown: Any,
+    kw: dict,
+    to_value: Callable | None = None,
+    always: bool = True,
+) -> dict:
+    """Seed the widget from the value and route its changes back to the value.
+
+    The value is sent with the widget on every run (`always`), except for the control the
+    browser has just changed (re-sending would fight a person moving a slider quickly). Seeding
+    only when the two differed was not enough: when a run is superseded before the browser
+    draws a new widget, the browser later mounts it at its default and reports that as a
+    change (a select slider at its first option, a toggle off). Text boxes are seeded only when
+    their value differs, so that text being typed is never replaced."""
     ss = st.session_state
-    if ss.get(wkey, _MISSING) != shown:
+    just_changed = key in ss.get(_CHANGED, ())
+    if (always and not just_changed) or ss.get(wkey, _MISSING) != shown:
         ss[wkey] = shown
     callback, args, kwargs = kw.pop("on_change", None), kw.pop("args", ()), kw.pop("kwargs", {})
     return {
@@ -143,10 +166,18 @@ def multiselect(label: str, options: Sequence, *, key: str, format_func=str, whe
     return list(ss[key])
 
 
-def _plain(make: Callable, label: str, key: str, identity: Sequence[str] | None = None, **kw):
+def _plain(
+    make: Callable,
+    label: str,
+    key: str,
+    identity: Sequence[str] | None = None,
+    always: bool = True,
+    **kw,
+):
     """A widget without options; `identity`: what else makes Streamlit draw it as a new widget
     (a slider's range), so that a new one is seeded from the value too."""
-    make(label, **_bind(key, widget_key(key, identity), st.session_state[key], kw))
+    wkey = widget_key(key, identity)
+    make(label, **_bind(key, wkey, st.session_state[key], kw, always=always))
     return st.session_state[key]
 
 
@@ -177,7 +208,8 @@ def number_input(label: str, *, key: str, where=None, **kw):
         ss[key] = lo
     if hi is not None and value > hi:
         ss[key] = hi
-    return _plain((where or st).number_input, label, key, identity=[str(lo), str(hi)], **kw)
+    bounds = [str(lo), str(hi)]  # digits being typed are not replaced: seeded when they differ
+    return _plain((where or st).number_input, label, key, identity=bounds, always=False, **kw)
 
 
 def slider(label: str, lo, hi, *, key: str, where=None, **kw):
@@ -194,7 +226,7 @@ def text(label: str, *, key: str, limit: int, where=None, area: bool = False, **
     value keeps everything typed. Returns the text cut to `limit` characters; the caller says so
     when it was cut (`too_long(key, limit)`)."""
     make = (where or st).text_area if area else (where or st).text_input
-    value = _plain(make, label, key, **kw)
+    value = _plain(make, label, key, always=False, **kw)
     value = value if isinstance(value, str) else ""
     return value[:limit]
 
