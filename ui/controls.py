@@ -38,10 +38,31 @@ def widget_key(key: str, labels: Sequence[str] | None = None) -> str:
 
 def forget_widgets(prefix: str) -> None:
     """Drop the widget side of every control whose key starts with `prefix`: the next draw seeds
-    them from their values again (the sidebar does this when the page changes)."""
+    them from their values again, as new widgets (the sidebar does this when the page changes)."""
     ss = st.session_state
     for k in [k for k in ss if isinstance(k, str) and k.startswith(WIDGET_PREFIX + prefix)]:
         del ss[k]
+    for k, drawn in ss.get(_DRAWN, {}).items():
+        if k.startswith(prefix):
+            drawn[0] = None
+
+
+_DRAWN = "_controls.drawn"  # control key -> [the widget key last drawn, its incarnation]
+
+
+def _incarnation(key: str, wkey: str) -> str:
+    """`wkey` plus a number that grows each time control `key` is drawn as a different widget.
+
+    A widget key never comes back after another one replaced it: heads offered for d_model 64
+    and 32 have the same labels, and when d_model went 64 -> 48 -> 32 quickly, the browser
+    sometimes answered for the returning widget with its default (1 head) instead of the value
+    the run had sent (a race in the browser between the superseded run's widget and the new
+    one). A new key is always mounted from the value the run sends."""
+    drawn = st.session_state.setdefault(_DRAWN, {})
+    last = drawn.setdefault(key, [wkey, 0])
+    if last[0] != wkey:
+        last[0], last[1] = wkey, last[1] + 1
+    return f"{wkey}.{last[1]}"
 
 
 def nearest(value: Any, options: Sequence) -> Any:
@@ -103,6 +124,7 @@ def _bind(
     change (a select slider at its first option, a toggle off). Text boxes are seeded only when
     their value differs, so that text being typed is never replaced."""
     ss = st.session_state
+    wkey = _incarnation(key, wkey)
     just_changed = key in ss.get(_CHANGED, ())
     if (always and not just_changed) or ss.get(wkey, _MISSING) != shown:
         ss[wkey] = shown

@@ -204,3 +204,18 @@ def test_widget_keys_follow_the_labels():
     en = widget_key("shared.mask", [EN["side.mask.none"], EN["side.mask.causal"]])
     zh = widget_key("shared.mask", [ZH["side.mask.none"], ZH["side.mask.causal"]])
     assert en != zh and en.startswith(widget_key("shared.mask") + ".")
+
+
+def test_a_widget_key_never_comes_back_after_another_replaced_it():
+    # d_model 64 -> 48 -> 32 offers the heads [1, 2, 4, 8, 16], then [..., 12, 16], then
+    # [1, 2, 4, 8, 16] again: reusing the first widget key let the browser answer for it with
+    # its default (1 head) in a quick run of slider steps (tests/browser/test_attention.py)
+    at = run_app("views/attention.py", **shared(d_model=64, n_heads=16))
+    keys = []
+    for d_model in (48, 32, 24):
+        keys.append(next(s.key for s in at.select_slider if s.key.startswith("_w.shared.n_heads.")))
+        at.session_state["shared.d_model"] = d_model
+        rerun(at)
+    keys.append(next(s.key for s in at.select_slider if s.key.startswith("_w.shared.n_heads.")))
+    assert len(set(keys)) == 4, keys
+    assert at.session_state["shared.n_heads"] == 12  # 16 kept while valid, then the nearest

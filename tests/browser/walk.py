@@ -207,9 +207,11 @@ def params_of(url: str) -> dict[str, str]:
 
 def param_of_key(key: str) -> str | None:
     """The URL parameter of a widget key as the DOM shows it (ui/controls.py: "_w-step-head-
-    1a2b3c4d5e" -> "head", "_w-shared-seed" -> "seed"; a plain "step-head" -> "head"), or None
-    for a key without a page prefix."""
-    parts = key.removeprefix("_w-").split("-")
+    1a2b3c4d5e-0" -> "head", "_w-shared-seed-2" -> "seed"; a plain "step-head" -> "head"), or
+    None for a key without a page prefix."""
+    parts = key.split("-")
+    if parts[0] == "_w":
+        parts = parts[1:-1] if len(parts) > 2 and parts[-1].isdigit() else parts[1:]  # incarnation
     if len(parts) > 2 and len(parts[-1]) == 10 and all(c in "0123456789abcdef" for c in parts[-1]):
         parts = parts[:-1]  # the digest of the labels
     return ".".join(parts[1:]) if len(parts) > 1 else None
