@@ -7,10 +7,11 @@ from .heatmap import (
     attention_heatmap,
     head_grid,
 )
-from .labels import escape_label, escape_labels
+from .labels import Notation, escape_label, escape_labels
 
 __all__ = [
     "DEFAULT_PALETTE",
+    "Notation",
     "DIVERGING",
     "PALETTES",
     "attention_heatmap",

@@ -19,7 +19,7 @@ from functools import lru_cache
 
 import plotly.graph_objects as go
 
-from .labels import escape_label
+from .labels import title_label
 from .margins import reserve_margins
 
 
@@ -60,7 +60,7 @@ def style(layout: dict, *, height: int, title: str | None = None, top: int | Non
         plot_bgcolor="rgba(0,0,0,0)",
     )
     if title:
-        layout["title"] = {"text": escape_label(title)}
+        layout["title"] = {"text": title_label(title)}
     return layout
 
 

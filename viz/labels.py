@@ -7,12 +7,32 @@ literally, so only those three characters are escaped (not quotes, unlike html.e
 
 from __future__ import annotations
 
+import re
+
 _ESCAPES = str.maketrans({"&": "&amp;", "<": "&lt;", ">": "&gt;"})
 
 
 def escape_label(text: str) -> str:
     """`text` shown literally by Plotly: '<b>x</b>' -> '&lt;b&gt;x&lt;/b&gt;'."""
     return str(text).translate(_ESCAPES)
+
+
+class Notation(str):
+    """A title written in the page's plain notation ("W_Q^h of head 0", "Q_h K_h^T"), drawn
+    with subscripts and superscripts as the equations beside it are typeset. Only for text the
+    app wrote (numbers formatted in, never tokens): a typed "a_b" must stay as typed."""
+
+
+_SUB = re.compile(r"(?<=[A-Za-zα])_([A-Za-z0-9]+)")
+_SUP = re.compile(r"\^([A-Za-z0-9]+)")
+
+
+def title_label(text: str) -> str:
+    """A chart title for Plotly: escaped; a `Notation` also gets its sub- and superscripts."""
+    escaped = escape_label(text)
+    if not isinstance(text, Notation):
+        return escaped
+    return _SUP.sub(r"<sup>\1</sup>", _SUB.sub(r"<sub>\1</sub>", escaped))
 
 
 def escape_labels(texts) -> list[str]:

@@ -22,6 +22,7 @@ TITLE_FONT = 14  # axis titles (Streamlit's theme)
 PAD = 14  # tick length, label standoff and rounding
 LEGEND_PX = 50  # one row of a horizontal legend above or below the plot
 COLORBAR_PX = 130  # colour bar: x padding, thickness, tick labels ("0.25", "-1.5", ...)
+COLORBAR_BELOW_PX = 56  # a horizontal colour bar under the plot: thickness and tick labels
 
 
 def char_px(ch: str, size: float) -> float:
@@ -77,15 +78,16 @@ def _x_px(axis: dict) -> float:
     return (size * 2.2 if flat else max(widths)) + PAD + 6  # (rotated labels hang lower)
 
 
-def _has_colorbar(data: list[dict], layout: dict) -> bool:
+def _colorbars(data: list[dict], layout: dict) -> Iterable[dict]:
+    """The colour bars drawn (their dicts; {} for one with plotly's defaults)."""
     for tr in data:
         scaled = tr.get("type") in ("heatmap", "contour") and not tr.get("coloraxis")
         if scaled and tr.get("showscale") is not False:
-            return True
-    return any(
-        key.startswith("coloraxis") and isinstance(ax, dict) and ax.get("showscale") is not False
-        for key, ax in layout.items()
-    )
+            yield tr.get("colorbar") or {}
+    for key, ax in layout.items():
+        shown = isinstance(ax, dict) and ax.get("showscale") is not False
+        if key.startswith("coloraxis") and shown:
+            yield ax.get("colorbar") or {}
 
 
 def reserve_margins(data: list[dict], layout: dict) -> dict:
@@ -101,8 +103,11 @@ def reserve_margins(data: list[dict], layout: dict) -> dict:
         need[side] = max(need[side], _x_px(axis) + _title_px(axis))
     if any(True for _ in _axes(layout, "x")):  # the last x label hangs past the plot's edge
         need["r"] = max(need["r"], 24)
-    if _has_colorbar(data, layout):
-        need["r"] = max(need["r"], COLORBAR_PX)
+    for bar in _colorbars(data, layout):
+        if bar.get("orientation") == "h":  # under the plot, below the x labels and title
+            need["b"] += COLORBAR_BELOW_PX
+        else:
+            need["r"] = max(need["r"], COLORBAR_PX)
     legend = layout.get("legend") or {}
     if legend.get("orientation") == "h" and layout.get("showlegend") is not False:
         side = "t" if (legend.get("y") or 0) >= 1 else "b"  # plotly's default: below

@@ -17,6 +17,7 @@ from .axes import token_axis
 from .figure import figure, named_colorscale, style
 from .heatmap import DEFAULT_PALETTE, DIVERGING, EXACT
 from .labels import escape_label
+from .margins import COLORBAR_BELOW_PX
 
 TEXT_CELLS = 144  # print values in the cells of matrices up to this many cells ...
 TEXT_COLS = 12  # ... and up to this many columns (narrower cells cannot hold "-0.12")
@@ -73,6 +74,7 @@ def matrix_heatmap(
     highlight_cols: tuple[int, int] | None = None,
     cell_values: bool | None = None,
     height: int | None = None,
+    colorbar_below: bool = False,
 ) -> go.Figure:
     """A (rows, cols) matrix as a heatmap with exact values on hover.
 
@@ -84,6 +86,8 @@ def matrix_heatmap(
     highlight_row: outline this row (an index into `matrix`, not counting row_start).
     highlight_rows / highlight_cols: outline the block [start, stop) of rows / columns.
     cell_values: print the values in the cells (None: only for small matrices).
+    colorbar_below: a horizontal colour bar under the plot, for a chart in a narrow column
+    (a bar at the side takes about 130 px of its width).
     """
     m = _checked(matrix, row_labels, col_labels, highlight_row)
     n_rows, n_cols = m.shape
@@ -112,7 +116,7 @@ def matrix_heatmap(
         "hoverongaps": True,
         "hovertemplate": f"{who_r}<br>{who_c}<br>{escape_label(value_label)} = {value}"
         "<extra></extra>",
-        "colorbar": {"thickness": 12, "len": 1.0 if n_rows > 6 else 1.4},
+        "colorbar": _colorbar(n_rows, colorbar_below),
         **kw,
     }
     layout: dict = {
@@ -130,16 +134,28 @@ def matrix_heatmap(
     if shapes:
         layout["shapes"] = shapes
     auto = _auto_height(n_rows, labelled=row_labels is not None)
+    auto += COLORBAR_BELOW_PX if colorbar_below else 0
     return figure([trace], style(layout, height=height or auto, title=title))
+
+
+def _colorbar(n_rows: int, below: bool) -> dict:
+    """A thin colour bar beside the plot (taller than a plot of a few rows, so that its ticks
+    have room), or under it, across the plot's width."""
+    if below:
+        # at the foot of the figure, in the bottom margin reserved for it (viz/margins.py)
+        return {"thickness": 10, "orientation": "h", "yref": "container", "y": 0.0,
+                "yanchor": "bottom", "ypad": 6, "len": 1.0}  # fmt: skip
+    return {"thickness": 12, "len": 1.0 if n_rows > 6 else 1.4}
 
 
 def _auto_height(n_rows: int, *, labelled: bool) -> int:
     """A height that gives each row room for its label (rows of dimensions need less)."""
     if not labelled and n_rows > 24:  # rows of dimensions: no labels to keep apart
         cell = 7
-    else:
-        cell = 30 if n_rows <= 8 else 22 if n_rows <= 24 else 14 if n_rows <= 48 else 11
-    return max(170, min(900, 110 + cell * n_rows))
+    else:  # a few rows get more: below the title, ticks and axis title they would be slivers
+        cells = ((3, 44), (8, 30), (24, 22), (48, 14))
+        cell = next((c for most, c in cells if n_rows <= most), 11)
+    return max(170, min(900, 130 + cell * n_rows))
 
 
 def _checked(matrix, row_labels, col_labels, highlight_row) -> np.ndarray:

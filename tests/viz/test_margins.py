@@ -59,3 +59,15 @@ def test_builders_fit_the_margins_once():
     assert m.l >= text_px("extraordinarily", 11) and m.r > 100
     spec = grid.to_plotly_json()
     assert reserve_margins(spec["data"], spec["layout"])["margin"] == spec["layout"]["margin"]
+
+
+def test_a_colour_bar_below_takes_the_bottom_margin_not_the_side():
+    m = np.arange(12.0).reshape(3, 4)
+    side = viz.matrix.matrix_heatmap(m).layout
+    below = viz.matrix.matrix_heatmap(m, colorbar_below=True).layout
+    assert below.margin.r < side.margin.r  # the plot keeps the width a side bar took
+    assert below.margin.b > side.margin.b
+    assert below.height > side.height  # and the plot its height
+    assert below.to_plotly_json() and viz.matrix.matrix_heatmap(m, colorbar_below=True).data[
+        0
+    ].colorbar.orientation == "h"

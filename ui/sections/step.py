@@ -16,6 +16,7 @@ from ui import widgets
 from ui.i18n import t
 from ui.numbers import num
 from ui.strings.step import SYMBOLS, latex
+from viz.labels import Notation
 from viz.matrix import MINUS_INF, matrix_heatmap, weights_compare
 
 
@@ -69,6 +70,11 @@ class StepView:
     h1 = property(lambda self: self.head_columns[1])
 
 
+def _title(key: str, **kw) -> Notation:
+    """A chart title in the page's notation (W_Q^h drawn as in the equations above it)."""
+    return Notation(t(key, **kw))
+
+
 def _plot(fig, key: str, where=None) -> None:
     if where is None:
         widgets.plot(fig, key=key)
@@ -77,8 +83,9 @@ def _plot(fig, key: str, where=None) -> None:
         widgets.plot(fig, key=key)
 
 
-def token_by_dims(v: StepView, m, title, *, cols=None, highlight=True, block=None):
-    """A (T, dims) matrix, cropped to the dims window, the query row outlined."""
+def token_by_dims(v: StepView, m, title, *, cols=None, highlight=True, block=None, below=False):
+    """A (T, dims) matrix, cropped to the dims window, the query row outlined; `below`: the
+    colour bar under it (a chart in a narrow column)."""
     a, b = v.dims if cols is None else cols
     return matrix_heatmap(
         m[:, a:b],
@@ -91,6 +98,7 @@ def token_by_dims(v: StepView, m, title, *, cols=None, highlight=True, block=Non
         value_label=v.labels.value,
         highlight_row=v.query if highlight else None,
         highlight_cols=block,
+        colorbar_below=below,
     )
 
 
@@ -116,16 +124,16 @@ def input_x(s: HeadSteps, v: StepView) -> None:
     st.markdown(t("step.s0.text" if s.positional else "step.s0.text_nope"))
     st.latex(latex("x_pe" if s.positional else "x"))
     st.caption(t("step.s0.shapes", T=v.T, C=v.C))
-    _plot(token_by_dims(v, s.x.numpy(), t("step.fig.x", T=v.T, C=v.C)), "step.fig.x")
+    _plot(token_by_dims(v, s.x.numpy(), _title("step.fig.x", T=v.T, C=v.C)), "step.fig.x")
     if not s.positional:
         return
     parts = st.expander(t("step.s0.parts"), key="step.parts", on_change="rerun")
     if parts.open:  # drawn only when opened
         with parts:
             e_col, pe_col = st.columns(2)
-            _plot(token_by_dims(v, s.embeddings.numpy(), t("step.fig.e")), "step.fig.e", e_col)
+            _plot(token_by_dims(v, s.embeddings.numpy(), _title("step.fig.e")), "step.fig.e", e_col)
             _plot(
-                token_by_dims(v, s.positional_encoding.numpy(), t("step.fig.pe")),
+                token_by_dims(v, s.positional_encoding.numpy(), _title("step.fig.pe")),
                 "step.fig.pe",
                 pe_col,
             )
@@ -145,10 +153,11 @@ def projections(s: HeadSteps, v: StepView) -> None:
             w.numpy()[v.d0 : v.d1, v.k0 : v.k1],
             row_start=v.d0,
             col_start=v.k0,
-            title=t("step.fig.w", name=SYMBOLS[f"w_{part}"], h=v.head, rows=v.C, cols=v.d_k),
+            title=_title("step.fig.w", name=SYMBOLS[f"w_{part}"], h=v.head, rows=v.C, cols=v.d_k),
             row_title=t("step.axis.in_dim"),
             col_title=v.labels.dim,
             value_label=v.labels.value,
+            colorbar_below=True,
         )
         _plot(fig, f"step.fig.{part}_weight", col)
     st.caption(t("step.s1.rows", i=v.query))
@@ -157,9 +166,10 @@ def projections(s: HeadSteps, v: StepView) -> None:
         fig = token_by_dims(
             v,
             m.numpy(),
-            t("step.fig.qkv", name=SYMBOLS[part], T=v.T, d_k=v.d_k),
+            _title("step.fig.qkv", name=SYMBOLS[part], T=v.T, d_k=v.d_k),
             cols=(v.k0, v.k1),
             highlight=part == "q",
+            below=True,
         )
         _plot(fig, f"step.fig.{part}", col)
 
@@ -198,11 +208,11 @@ def score_matrices(s: HeadSteps, v: StepView) -> None:
     scores = s.scores.numpy()
     scaled_shown = factor != 1.0
     sc_cols = st.columns(2) if scaled_shown else [st.container()]
-    title = t("step.fig.scores_additive" if additive else "step.fig.scores", T=v.T)
+    title = _title("step.fig.scores_additive" if additive else "step.fig.scores", T=v.T)
     _plot(token_by_token(v, scores, title), "step.fig.scores", sc_cols[0])
     if scaled_shown:
         fig = token_by_token(
-            v, s.scaled_scores.numpy(), t("step.fig.scaled", factor=num(factor, 6))
+            v, s.scaled_scores.numpy(), _title("step.fig.scaled", factor=num(factor, 6))
         )
         _plot(fig, "step.fig.scaled", sc_cols[1])
 
@@ -220,7 +230,8 @@ def score_matrices(s: HeadSteps, v: StepView) -> None:
     if s.mask == "causal":
         st.markdown(t("step.mask.causal"))
         st.latex(latex("mask_causal"))
-        _plot(token_by_token(v, s.masked_scores.numpy(), t("step.fig.masked")), "step.fig.masked")
+        fig = token_by_token(v, s.masked_scores.numpy(), _title("step.fig.masked"))
+        _plot(fig, "step.fig.masked")
     else:
         st.markdown(t("step.mask.none"))
 
@@ -233,19 +244,21 @@ def _additive_parts(s: HeadSteps, v: StepView) -> None:
             w.numpy()[v.k0 : v.k1, v.k0 : v.k1],
             row_start=v.k0,
             col_start=v.k0,
-            title=t("step.fig.additive_w", name=SYMBOLS[f"add_{part}"], h=v.head, d_k=v.d_k),
+            title=_title("step.fig.additive_w", name=SYMBOLS[f"add_{part}"], h=v.head, d_k=v.d_k),
             row_title=v.labels.dim,
             col_title=v.labels.dim,
             value_label=v.labels.value,
+            colorbar_below=True,
         )
         _plot(fig, f"step.fig.additive_{part}", col)
     fig = matrix_heatmap(
         s.additive.v.numpy()[None, v.k0 : v.k1],
         [SYMBOLS["add_v"]],
         col_start=v.k0,
-        title=t("step.fig.additive_v", h=v.head, d_k=v.d_k),
+        title=_title("step.fig.additive_v", h=v.head, d_k=v.d_k),
         col_title=v.labels.dim,
         value_label=v.labels.value,
+        colorbar_below=True,
     )
     _plot(fig, "step.fig.additive_v", a_cols[2])
     st.caption(t("step.s2.additive_features_note"))
@@ -253,7 +266,7 @@ def _additive_parts(s: HeadSteps, v: StepView) -> None:
         s.additive.features.numpy()[:, v.k0 : v.k1],
         v.tokens,
         col_start=v.k0,
-        title=t("step.fig.features", i=v.query, T=v.T, d_k=v.d_k),
+        title=_title("step.fig.features", i=v.query, T=v.T, d_k=v.d_k),
         row_title=v.labels.key,
         col_title=v.labels.dim,
         value_label=v.labels.value,
@@ -274,14 +287,17 @@ def softmax(s: HeadSteps, v: StepView) -> None:
     fig = token_by_token(
         v,
         weights,
-        t("step.fig.weights"),
+        _title("step.fig.weights"),
         signed=False,
         palette=viz.DEFAULT_PALETTE,
         label=v.labels.weight,
     )
     _plot(fig, "step.fig.weights", sm_cols[0])
     fig = token_by_dims(
-        v, s.head_output.numpy(), t("step.fig.head_output", T=v.T, d_k=v.d_k), cols=(v.k0, v.k1)
+        v,
+        s.head_output.numpy(),
+        _title("step.fig.head_output", T=v.T, d_k=v.d_k),
+        cols=(v.k0, v.k1),
     )
     _plot(fig, "step.fig.head_output", sm_cols[1])
     st.markdown(t("step.s3.row_sum", i=v.query, total=f"{s.row_sum:.6f}"))
@@ -320,7 +336,7 @@ def naive_sum(s: HeadSteps, v: StepView) -> None:
         s.weights.numpy()[v.query],
         v.tokens,
         names=names,
-        title=t("step.fig.naive_weights", i=v.query),
+        title=_title("step.fig.naive_weights", i=v.query),
         x_title=v.labels.key,
         value_label=v.labels.weight,
     )
@@ -329,7 +345,7 @@ def naive_sum(s: HeadSteps, v: StepView) -> None:
         np.stack([s.naive_sum.numpy(), s.attention_sum.numpy()])[:, v.k0 : v.k1],
         [t("step.naive.rows_naive"), t("step.naive.rows_attention")],
         col_start=v.k0,
-        title=t("step.fig.naive_vectors", i=v.query, d_k=v.d_k),
+        title=_title("step.fig.naive_vectors", i=v.query, d_k=v.d_k),
         cell_values=v.k1 - v.k0 <= 24,
         row_title=t("step.axis.vector"),
         col_title=v.labels.dim,
@@ -345,7 +361,8 @@ def concatenation(s: HeadSteps, v: StepView) -> None:
     st.markdown(t("step.s4.text", h=v.head, start=v.h0, stop=v.h1 - 1))
     st.latex(latex("concat", last=v.nh - 1))
     st.caption(t("step.s4.shapes", n_heads=v.nh, T=v.T, d_k=v.d_k, C=v.C))
-    fig = token_by_dims(v, s.concat.numpy(), t("step.fig.concat", T=v.T, C=v.C), block=(v.h0, v.h1))
+    title = _title("step.fig.concat", T=v.T, C=v.C)
+    fig = token_by_dims(v, s.concat.numpy(), title, block=(v.h0, v.h1))
     _plot(fig, "step.fig.concat")
 
 
@@ -361,7 +378,7 @@ def final_projection(s: HeadSteps, v: StepView) -> None:
         s.w_o.numpy()[v.d0 : v.d1, v.d0 : v.d1],
         row_start=v.d0,
         col_start=v.d0,
-        title=t("step.fig.w_o", C=v.C),
+        title=_title("step.fig.w_o", C=v.C),
         row_title=t("step.axis.in_dim"),
         col_title=t("step.axis.out_dim"),
         value_label=v.labels.value,
@@ -369,7 +386,7 @@ def final_projection(s: HeadSteps, v: StepView) -> None:
     )
     _plot(fig, "step.fig.w_o", wo_col)
     _plot(
-        token_by_dims(v, s.output.numpy(), t("step.fig.output", T=v.T, C=v.C)),
+        token_by_dims(v, s.output.numpy(), _title("step.fig.output", T=v.T, C=v.C)),
         "step.fig.output",
         out_col,
     )
