@@ -63,6 +63,7 @@ def training_curves(
     loss_label: str = "loss",
     token_label: str = "token accuracy",
     exact_label: str = "exact-sequence accuracy",
+    accuracy_label: str = "accuracy",
     height: int = 460,
 ) -> go.Figure:
     """Loss (top, log scale) and the two accuracies (bottom, 0..1) against the step.
@@ -107,7 +108,12 @@ def training_curves(
             "exponentformat": "power",
             "title": {"text": escape_label(loss_label)},
         },
-        "yaxis2": {"domain": [0.0, 0.46], "range": [-0.02, 1.02], "tickformat": ".0%"},
+        "yaxis2": {
+            "domain": [0.0, 0.46],
+            "range": [-0.02, 1.02],
+            "tickformat": ".0%",
+            "title": {"text": escape_label(accuracy_label)},
+        },
         "shapes": shapes,
     }
     positive = loss[np.isfinite(loss) & (loss > 0)]

@@ -40,6 +40,7 @@ def test_training_curves_put_loss_above_and_accuracies_below():
     assert lay.yaxis.type == "log"
     assert lay.yaxis.domain[0] > lay.yaxis2.domain[1]  # loss panel above the accuracy panel
     assert tuple(lay.yaxis2.range) == (-0.02, 1.02)
+    assert lay.yaxis2.title.text == "accuracy"  # both panels say what they measure
     # the x range is the planned run, so a live curve grows from the left
     assert tuple(lay.xaxis.range) == tuple(lay.xaxis2.range) == (0, 300)
     assert lay.xaxis.matches == "x2"

@@ -264,6 +264,7 @@ def _curve_figure(cols: dict, total: int, title: str, marker: int | None = None)
         loss_label=t("train.axis.loss"),
         token_label=t("train.axis.token_acc"),
         exact_label=t("train.axis.exact_acc"),
+        accuracy_label=t("train.axis.accuracy"),
     )
 
 

@@ -66,6 +66,7 @@ EN = {
     "train.axis.loss": "loss (cross-entropy)",
     "train.axis.token_acc": "token accuracy",
     "train.axis.exact_acc": "exact-sequence accuracy",
+    "train.axis.accuracy": "accuracy",
     "train.curves_note": "Measured on each step's training batch with teacher forcing (the "
     "decoder reads the correct previous symbols); the dotted line marks the snapshot shown "
     "below.",
@@ -185,6 +186,7 @@ ZH = {
     "train.axis.loss": "损失 (交叉熵)",
     "train.axis.token_acc": "标记准确率",
     "train.axis.exact_acc": "整句准确率",
+    "train.axis.accuracy": "准确率",
     "train.curves_note": "在每一步的训练批次上使用教师强制(解码器读入正确的前一个符号)测得;"
     "虚线标出下方显示的快照。",
     "train.download_weights": "权重 (safetensors)",
