@@ -145,7 +145,7 @@ def mask_figure(
     layout["yaxis"].update(
         title={"text": escape_label(y_title)}, scaleanchor="x", constrain="domain"
     )
-    auto_h = max(260, min(520, 140 + 22 * t_q))
+    auto_h = max(300, min(560, 150 + 34 * t_q))  # cells big enough to print "−∞" in
     return figure(
         [trace], style(layout, height=height or auto_h, title=title, top=50 if title else 10)
     )

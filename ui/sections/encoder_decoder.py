@@ -249,12 +249,10 @@ def attention_rows(pa: PairAttention, layer: int) -> None:
     _plot(fig, f"{P}.fig.encoder_self")
 
     st.subheader(t(f"{P}.dec.title", layer=layer))
-    st.caption(t(f"{P}.dec.caption", T=T, upper=_num(pa.above_diagonal_max(layer))))
-    grid_col, mask_col = st.columns([3, 1])
-    fig = viz.head_grid(
-        pa.decoder_self[layer].numpy(), tgt, titles=_head_titles(nh), value_label=weight
-    )
-    _plot(fig, f"{P}.fig.decoder_self", grid_col)
+    # the mask beside the text that explains it, at a size where "−∞" can be read; the heads
+    # below at the full width (a column beside them left the mask a thumbnail)
+    mask_col, text_col = st.columns([2, 3])
+    text_col.caption(t(f"{P}.dec.caption", T=T, upper=_num(pa.above_diagonal_max(layer))))
     mask = mask_figure(
         pa.causal.numpy(),
         tgt,
@@ -264,6 +262,10 @@ def attention_rows(pa: PairAttention, layer: int) -> None:
         value_label=t(f"{P}.dec.mask_value"),
     )
     _plot(mask, f"{P}.fig.causal_mask", mask_col)
+    fig = viz.head_grid(
+        pa.decoder_self[layer].numpy(), tgt, titles=_head_titles(nh), value_label=weight
+    )
+    _plot(fig, f"{P}.fig.decoder_self")
 
     st.subheader(t(f"{P}.cross.title", layer=layer))
     lo, hi = pa.row_sum_range("decoder_cross", layer)

@@ -88,7 +88,7 @@ EN = {
     "encoder_decoder.dec.title": "Decoder masked self-attention (layer {layer})",
     "encoder_decoder.dec.caption": "Each target token may attend only to itself and the tokens "
     "before it ({T} × {T} per head), so that in training no position sees the word it is to "
-    "predict. The causal mask (right) adds 0 to the scores on and below the diagonal and −∞ above "
+    "predict. The causal mask (left) adds 0 to the scores on and below the diagonal and −∞ above "
     "it, so after the softmax every weight above the diagonal is exactly 0 (largest computed: "
     "{upper}).",
     "encoder_decoder.dec.mask_title": "Causal mask",
@@ -269,7 +269,7 @@ ZH = {
     "{S} × {S},没有掩码。每一行的和为 1 (计算值:{lo} … {hi})。",
     "encoder_decoder.dec.title": "解码器掩码自注意力 (第 {layer} 层)",
     "encoder_decoder.dec.caption": "每个目标句标记只能关注它自己和它之前的标记 (每个头 {T} × {T}),"
-    "这样训练时任何位置都看不到它要预测的词。因果掩码 (右) 给对角线及其下方的得分加 0,给对角线上方加 −∞,"
+    "这样训练时任何位置都看不到它要预测的词。因果掩码 (左) 给对角线及其下方的得分加 0,给对角线上方加 −∞,"
     "因此 softmax 之后对角线上方的每个权重都恰好为 0 (计算出的最大值:{upper})。",
     "encoder_decoder.dec.mask_title": "因果掩码",
     "encoder_decoder.dec.mask_value": "加到得分上",
