@@ -34,11 +34,19 @@ class Run:
         ]
 
     def widget_id(self, key: str) -> str | None:
-        """The id of the widget with user key `key` (Streamlit ends the id with the key)."""
+        """The id of the widget of control `key` (Streamlit ends the id with the widget's key:
+        `key` itself, or ui/controls.py's `_w.<key>[.<digest>].<incarnation>`)."""
         for e in self.elements:
             kind = e.WhichOneof("type")
             wid = getattr(getattr(e, kind), "id", "") if kind else ""
-            if isinstance(wid, str) and wid.endswith(f"-{key}"):
+            if not isinstance(wid, str):
+                continue
+            if wid.endswith(f"-{key}"):
+                return wid
+            tail = wid.rpartition(f"-_w.{key}")[2]
+            if f"-_w.{key}" in wid and all(p.isalnum() for p in tail.split(".")[1:]) and (
+                tail == "" or tail.startswith(".")
+            ):
                 return wid
         return None
 
