@@ -22,6 +22,7 @@ TITLE_FONT = 14  # axis titles (Streamlit's theme)
 PAD = 14  # tick length, label standoff and rounding
 LEGEND_PX = 50  # one row of a horizontal legend above or below the plot
 COLORBAR_PX = 130  # colour bar: x padding, thickness, tick labels ("0.25", "-1.5", ...)
+MODEBAR_PX = 30  # Plotly's toolbar, drawn over the figure's top right corner on hover
 COLORBAR_BELOW_PX = 56  # a horizontal colour bar under the plot: thickness and tick labels
 
 
@@ -90,6 +91,22 @@ def _colorbars(data: list[dict], layout: dict) -> Iterable[dict]:
             yield ax.get("colorbar") or {}
 
 
+def _top_titles(layout: dict) -> bool:
+    """Whether the figure has titles standing on its top edge: subplot titles of the top row
+    (paper y = 1, as `subplot_grid` writes them) or on the top of the data (a one-trace grid)."""
+    for a in layout.get("annotations") or ():
+        if not isinstance(a, dict) or a.get("yanchor") != "bottom":
+            continue
+        ref = a.get("yref") or "paper"
+        if ref == "paper" and (a.get("y") or 0) >= 0.999:
+            return True
+        axis = layout.get(f"yaxis{ref[1:]}") if ref.startswith("y") else None
+        rng = (axis or {}).get("range")
+        if rng and a.get("y") is not None and abs(a["y"] - rng[1]) < 1e-9:  # range: [bottom, top]
+            return True
+    return False
+
+
 def reserve_margins(data: list[dict], layout: dict) -> dict:
     """`layout` with its margins raised to the estimated room (never lowered)."""
     need = {"l": 0.0, "r": 0.0, "t": 0.0, "b": 0.0}
@@ -114,6 +131,9 @@ def reserve_margins(data: list[dict], layout: dict) -> dict:
         need[side] += LEGEND_PX
     if layout.get("title") and need["t"]:  # the chart's title above labels on top
         need["t"] += 40
+    if _top_titles(layout):  # subplot titles of the top row: below the toolbar, not under it
+        titled = 40 if layout.get("title") else 0
+        need["t"] = max(need["t"], MODEBAR_PX + TITLE_FONT + 16 + titled)
     margin = dict(layout.get("margin") or {})
     for side, px in need.items():
         if px:

@@ -71,3 +71,21 @@ def test_a_colour_bar_below_takes_the_bottom_margin_not_the_side():
     assert below.to_plotly_json() and viz.matrix.matrix_heatmap(m, colorbar_below=True).data[
         0
     ].colorbar.orientation == "h"
+
+
+def test_subplot_titles_of_the_top_row_sit_below_the_toolbar():
+    from viz.figure import subplot_grid
+    from viz.margins import MODEBAR_PX
+
+    grid = subplot_grid(1, 4, titles=[f"head {h}" for h in range(4)])
+    top = reserve_margins([], {**grid, "margin": {"t": 30}})["margin"]["t"]
+    assert top >= MODEBAR_PX + 20  # the title's text starts under the toolbar's ~30 px
+    plain = reserve_margins([], {"margin": {"t": 30}})["margin"]["t"]
+    assert plain == 30
+
+
+def test_head_titles_of_the_one_trace_grid_sit_below_the_toolbar():
+    from viz.margins import MODEBAR_PX
+
+    fig = viz.head_grid(np.full((4, 3, 3), 1 / 3), ["a", "b", "c"])
+    assert fig.layout.margin.t >= MODEBAR_PX + 20
