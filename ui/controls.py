@@ -9,9 +9,9 @@ come back, or an empty sentence that stops the page early).
 
 The rule here: the value lives under the control's own key (`"step.query"`), a plain
 session-state entry that no widget owns, so it survives anything. The widget is a view of it
-under a derived key, `_w.<key>.<digest of the labels>`: when the labels change the widget is a
-new one, seeded from the value; a change in the browser is copied back to the value before the
-script runs. Code that sets a control (a Next button, a clamp) writes the value key; the widget
+under a derived key, `_w.<key>.<digest of the labels>.<incarnation>`: when the labels change the
+widget is a new one, seeded from the value, and a key once replaced never comes back (the
+incarnation grows); a change in the browser is copied back to the value before the script runs. Code that sets a control (a Next button, a clamp) writes the value key; the widget
 follows on the next draw. Options are stable values (ids, indices, enum strings); what the user
 reads comes from `format_func`.
 """
