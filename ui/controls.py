@@ -11,8 +11,9 @@ The rule here: the value lives under the control's own key (`"step.query"`), a p
 session-state entry that no widget owns, so it survives anything. The widget is a view of it
 under a derived key, `_w.<key>.<digest of the labels>.<incarnation>`: when the labels change the
 widget is a new one, seeded from the value, and a key once replaced never comes back (the
-incarnation grows); a change in the browser is copied back to the value before the script runs. Code that sets a control (a Next button, a clamp) writes the value key; the widget
-follows on the next draw. Options are stable values (ids, indices, enum strings); what the user
+incarnation grows); a change in the browser is copied back to the value before the script runs.
+Code that sets a control (a Next button, a clamp) writes the value key; the widget follows on
+the next draw. Options are stable values (ids, indices, enum strings); what the user
 reads comes from `format_func`.
 """
 
@@ -92,6 +93,7 @@ def clamp(key: str, options: Sequence, fallback: Any = _MISSING) -> Any:
 
 
 _CHANGED = "_controls.changed"  # the controls the browser changed before this run
+EVERY_RUN, UNLESS_JUST_CHANGED, WHEN_DIFFERENT = "every run", "unless just changed", "differs"
 
 
 def end_of_run() -> None:
@@ -113,20 +115,22 @@ def _bind(
     shown: Any,
     kw: dict,
     to_value: Callable | None = None,
-    always: bool = True,
+    seed: str = EVERY_RUN,
 ) -> dict:
     """Seed the widget from the value and route its changes back to the value.
 
-    The value is sent with the widget on every run (`always`), except for the control the
-    browser has just changed (re-sending would fight a person moving a slider quickly). Seeding
-    only when the two differed was not enough: when a run is superseded before the browser
-    draws a new widget, the browser later mounts it at its default and reports that as a
-    change (a select slider at its first option, a toggle off). Text boxes are seeded only when
-    their value differs, so that text being typed is never replaced."""
+    `seed`: when the value is sent with the widget. EVERY_RUN (choices, toggles, tabs): the
+    last run always carries the final value, so neither a widget that the browser mounts at its
+    default (when a run is superseded before the browser draws it) nor an older run's copy of a
+    choice clicked again can win. UNLESS_JUST_CHANGED (sliders): not to the slider the browser
+    has just moved, since re-sending would pull the thumb back under a person pressing keys
+    quickly. WHEN_DIFFERENT (text, number boxes): only when the value differs, so that text
+    being typed is never replaced."""
     ss = st.session_state
     wkey = _incarnation(key, wkey)
     just_changed = key in ss.get(_CHANGED, ())
-    if (always and not just_changed) or ss.get(wkey, _MISSING) != shown:
+    resend = seed == EVERY_RUN or (seed == UNLESS_JUST_CHANGED and not just_changed)
+    if resend or ss.get(wkey, _MISSING) != shown:
         ss[wkey] = shown
     callback, args, kwargs = kw.pop("on_change", None), kw.pop("args", ()), kw.pop("kwargs", {})
     return {
@@ -148,11 +152,14 @@ def _labelled(options: list, format_func) -> tuple[list[str], Callable[[Any], st
     return labels, label_of
 
 
-def _choice(make: Callable, label: str, options: Sequence, key: str, format_func, **kw) -> Any:
+def _choice(
+    make: Callable, label: str, options: Sequence, key: str, format_func, seed=EVERY_RUN, **kw
+) -> Any:
     options = list(options)
     value = clamp(key, options, kw.pop("fallback", _MISSING))
     labels, label_of = _labelled(options, format_func)
-    make(label, options, format_func=label_of, **_bind(key, widget_key(key, labels), value, kw))
+    bound = _bind(key, widget_key(key, labels), value, kw, seed=seed)
+    make(label, options, format_func=label_of, **bound)
     return st.session_state[key]
 
 
@@ -168,7 +175,8 @@ def radio(label: str, options: Sequence, *, key: str, format_func=str, where=Non
 
 def select_slider(label: str, options: Sequence, *, key: str, format_func=str, where=None, **kw):
     """`st.select_slider` over stable values; returns the value (always one of `options`)."""
-    return _choice((where or st).select_slider, label, options, key, format_func, **kw)
+    make = (where or st).select_slider
+    return _choice(make, label, options, key, format_func, seed=UNLESS_JUST_CHANGED, **kw)
 
 
 def multiselect(label: str, options: Sequence, *, key: str, format_func=str, where=None, **kw):
@@ -193,13 +201,13 @@ def _plain(
     label: str,
     key: str,
     identity: Sequence[str] | None = None,
-    always: bool = True,
+    seed: str = EVERY_RUN,
     **kw,
 ):
     """A widget without options; `identity`: what else makes Streamlit draw it as a new widget
     (a slider's range), so that a new one is seeded from the value too."""
     wkey = widget_key(key, identity)
-    make(label, **_bind(key, wkey, st.session_state[key], kw, always=always))
+    make(label, **_bind(key, wkey, st.session_state[key], kw, seed=seed))
     return st.session_state[key]
 
 
@@ -231,7 +239,8 @@ def number_input(label: str, *, key: str, where=None, **kw):
     if hi is not None and value > hi:
         ss[key] = hi
     bounds = [str(lo), str(hi)]  # digits being typed are not replaced: seeded when they differ
-    return _plain((where or st).number_input, label, key, identity=bounds, always=False, **kw)
+    make = (where or st).number_input
+    return _plain(make, label, key, identity=bounds, seed=WHEN_DIFFERENT, **kw)
 
 
 def slider(label: str, lo, hi, *, key: str, where=None, **kw):
@@ -240,7 +249,8 @@ def slider(label: str, lo, hi, *, key: str, where=None, **kw):
     ss[key] = min(max(ss[key], lo), hi)
     make = (where or st).slider
     bounds = [str(lo), str(hi), str(kw.get("step"))]
-    return _plain(lambda lbl, **k: make(lbl, lo, hi, **k), label, key, identity=bounds, **kw)
+    slider = lambda lbl, **k: make(lbl, lo, hi, **k)  # noqa: E731
+    return _plain(slider, label, key, identity=bounds, seed=UNLESS_JUST_CHANGED, **kw)
 
 
 def text(label: str, *, key: str, limit: int, where=None, area: bool = False, **kw) -> str:
@@ -248,7 +258,7 @@ def text(label: str, *, key: str, limit: int, where=None, area: bool = False, **
     value keeps everything typed. Returns the text cut to `limit` characters; the caller says so
     when it was cut (`too_long(key, limit)`)."""
     make = (where or st).text_area if area else (where or st).text_input
-    value = _plain(make, label, key, always=False, **kw)
+    value = _plain(make, label, key, seed=WHEN_DIFFERENT, **kw)
     value = value if isinstance(value, str) else ""
     return value[:limit]
 
