@@ -159,7 +159,10 @@ def _choice(
     value = clamp(key, options, kw.pop("fallback", _MISSING))
     labels, label_of = _labelled(options, format_func)
     bound = _bind(key, widget_key(key, labels), value, kw, seed=seed)
-    make(label, options, format_func=label_of, **bound)
+    # the value is also the widget's default: a widget the browser mounts again (its place in
+    # the page changed) starts from its default, and would report that as a change
+    default = {"value": value} if seed == UNLESS_JUST_CHANGED else {"index": options.index(value)}
+    make(label, options, format_func=label_of, **default, **bound)
     return st.session_state[key]
 
 
@@ -190,9 +193,8 @@ def multiselect(label: str, options: Sequence, *, key: str, format_func=str, whe
         ss[key] = chosen
     labels, label_of = _labelled(options, format_func)
     wkey = widget_key(key, labels)
-    (where or st).multiselect(
-        label, options, format_func=label_of, **_bind(key, wkey, chosen, kw, list)
-    )
+    bound = _bind(key, wkey, chosen, kw, list)
+    (where or st).multiselect(label, options, format_func=label_of, default=chosen, **bound)
     return list(ss[key])
 
 
@@ -207,7 +209,8 @@ def _plain(
     """A widget without options; `identity`: what else makes Streamlit draw it as a new widget
     (a slider's range), so that a new one is seeded from the value too."""
     wkey = widget_key(key, identity)
-    make(label, **_bind(key, wkey, st.session_state[key], kw, seed=seed))
+    value = st.session_state[key]
+    make(label, value=value, **_bind(key, wkey, value, kw, seed=seed))  # default: see _choice
     return st.session_state[key]
 
 
