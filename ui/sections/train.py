@@ -1,11 +1,10 @@
 """The Train page's sections: the settings, the live run, and the finished run (curves,
 snapshots, try-it box, downloads).
 
-State (this session's only): `LIVE` holds a run in progress (`LiveRun`), `RUN` the last
-finished one (`FinishedRun`); a new run replaces both. Training happens inside the script run,
-one short chunk at a time, redrawing the progress bar and the curve after each chunk. Any rerun
-(the Stop button, a click anywhere) interrupts the script at one of those redraws, between two
-chunks; the next script run goes on with the same `LiveRun`, or ends it when Stop was pressed.
+State (this session's only, see `ui/sections/live.py`): `LIVE` holds a run in progress
+(`LiveRun`), `RUN` the last finished one (`FinishedRun`); a new run replaces both. Training
+happens inside the script run, one short chunk at a time, redrawing the progress bar and the
+curve after each chunk.
 """
 
 from __future__ import annotations
@@ -23,6 +22,7 @@ from ui import widgets
 from ui.compute import train as compute
 from ui.compute.train import FinishedRun, LiveRun, TrainChoice, TryProblem
 from ui.i18n import t
+from ui.sections import live as live_run
 from ui.state import parse_choice, parse_int
 from viz.train import alignment_curves, training_curves
 
@@ -30,7 +30,8 @@ K_TASK, K_DIM, K_HEADS, K_LAYERS = "train.task", "train.dim", "train.heads", "tr
 K_STEPS, K_LR, K_SEED = "train.steps", "train.lr", "train.run_seed"
 K_SNAP, K_KIND, K_LAYER = "train.snapshot", "train.kind", "train.layer"
 K_TRY, K_TRY_KIND, K_TRY_LAYER = "train.try", "train.try_kind", "train.try_layer"
-LIVE, RUN, STOP, ERROR = "train._live", "train._run", "train._stop", "train._error"
+LIVE, RUN, STOP = live_run.live_keys("train")
+ERROR = "train._error"
 
 
 def _fmt_lr(lr: float) -> str:
@@ -104,36 +105,17 @@ def _start() -> None:
     ss = st.session_state
     ss.pop(ERROR, None)
     try:
-        live = LiveRun.start(current_choice())
+        run = LiveRun.start(current_choice())
     except ValueError as exc:  # the controls only offer valid settings; say why if not
         ss[ERROR] = str(exc)
         return
-    ss.pop(RUN, None)
     ss.pop(K_SNAP, None)  # the new run's scrubber starts at its last snapshot
-    ss[LIVE] = live
-    ss[STOP] = False
-
-
-def _stop() -> None:
-    st.session_state[STOP] = True
+    live_run.begin("train", run)
 
 
 def settle() -> None:
     """Before anything is drawn: end a live run that Stop was pressed for (or that is done)."""
-    ss = st.session_state
-    live = ss.get(LIVE)
-    if live is not None and (ss.get(STOP) or live.done):
-        _keep(live, live.stop())
-    ss[STOP] = False
-
-
-def _keep(live: LiveRun, fin: FinishedRun) -> None:
-    """Make a run that ended the current one, unless Train has replaced it meanwhile (an old
-    script thread may end its run after a newer one started)."""
-    ss = st.session_state
-    if ss.get(LIVE) is live:
-        ss[RUN] = fin
-        ss.pop(LIVE, None)
+    live_run.settle("train")
 
 
 def intro() -> None:
@@ -216,24 +198,7 @@ def _buttons(choice: TrainChoice) -> None:
             every=choice.snapshot_every,
         )
     )
-    training = ss.get(LIVE) is not None
-    c_start, c_stop, _ = st.columns([1, 1, 4])
-    c_start.button(
-        t("train.start"),
-        key="train.start",
-        type="primary",
-        on_click=_start,
-        help=t("train.start_help"),
-        width="stretch",
-    )
-    c_stop.button(
-        t("train.stop"),
-        key="train.stop",
-        on_click=_stop,
-        disabled=not training,
-        help=t("train.stop_help"),
-        width="stretch",
-    )
+    live_run.buttons("train", _start)
     if ss.get(ERROR):
         st.error(t("msg.error", error=ss[ERROR]))
 
@@ -279,30 +244,20 @@ def _progress_text(live: LiveRun) -> str:
     )
 
 
-def _draw_live_curve(where, live: LiveRun) -> None:
-    fig = _curve_figure(live.curve(), live.choice.steps, t("train.fig.live"))
-    with where.container():
-        widgets.plot(fig, key=f"train.fig.live.{live.step}")  # one key per redraw
+def _draw_live_curve(run: LiveRun) -> None:
+    fig = _curve_figure(run.curve(), run.choice.steps, t("train.fig.live"))
+    widgets.plot(fig, key=f"train.fig.live.{run.step}")  # one key per redraw
 
 
 def live_training() -> None:
     """Train the live run (if any) chunk by chunk, redrawing after each; at the end keep the
     finished run and rerun the page to show it."""
-    ss = st.session_state
-    live: LiveRun | None = ss.get(LIVE)
-    if live is None:
+    run: LiveRun | None = st.session_state.get(LIVE)
+    if run is None:
         return
     st.header(t("train.live.title"))
-    st.caption(_settings_line(live.choice))
-    bar = st.progress(live.fraction, text=_progress_text(live))
-    curve = st.empty()
-    _draw_live_curve(curve, live)
-    while not live.done:
-        live.advance()  # no st.* call inside: a rerun can only interrupt between chunks
-        bar.progress(live.fraction, text=_progress_text(live))
-        _draw_live_curve(curve, live)
-    _keep(live, live.finish())
-    st.rerun()
+    st.caption(_settings_line(run.choice))
+    live_run.train("train", run, _progress_text, _draw_live_curve)
 
 
 def finished_run() -> FinishedRun | None:
