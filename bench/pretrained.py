@@ -30,15 +30,8 @@ from pathlib import Path
 import torch
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from bench.texts import text_of  # noqa: E402
 from mha_core.pretrained import default_model_path, load_pretrained  # noqa: E402
-
-SENTENCE = "the cat sat on the mat and the dog saw a bird in the tree by the old house"
-WORDS = SENTENCE.split(" ")
-
-
-def text_of(n_tokens: int) -> str:
-    """A text of exactly n_tokens WordPiece tokens with [CLS] and [SEP] (one token per word)."""
-    return " ".join(WORDS[i % len(WORDS)] for i in range(n_tokens - 2))
 
 
 def timed(fn, inner: int) -> float:

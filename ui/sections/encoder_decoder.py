@@ -59,14 +59,6 @@ def _num(x: float) -> str:
     return num(x)
 
 
-def _plot(fig, key: str, where=None) -> None:
-    if where is None:
-        widgets.plot(fig, key=key)
-        return
-    with where:
-        widgets.plot(fig, key=key)
-
-
 # --- the sentences ---------------------------------------------------------------------------
 def source_target_tokens(text: str, tokenizer: str, which: str) -> list[str]:
     """Tokens of the source ("source": the sidebar's sentence, the shared notices) or of the
@@ -226,7 +218,7 @@ def diagram(cfg: EncoderDecoderConfig, layer: int, part: str) -> None:
             layer=layer,
         )
     )
-    _plot(fig, f"{P}.fig.diagram")
+    widgets.plot_at(fig, f"{P}.fig.diagram")
 
 
 # --- the parts -------------------------------------------------------------------------------
@@ -246,7 +238,7 @@ def attention_rows(pa: PairAttention, layer: int) -> None:
     fig = viz.head_grid(
         pa.encoder_self[layer].numpy(), src, titles=_head_titles(nh), value_label=weight
     )
-    _plot(fig, f"{P}.fig.encoder_self")
+    widgets.plot_at(fig, f"{P}.fig.encoder_self")
 
     st.subheader(t(f"{P}.dec.title", layer=layer))
     st.caption(t(f"{P}.dec.caption", T=T, upper=_num(pa.above_diagonal_max(layer))))
@@ -254,7 +246,7 @@ def attention_rows(pa: PairAttention, layer: int) -> None:
     fig = viz.head_grid(
         pa.decoder_self[layer].numpy(), tgt, titles=_head_titles(nh), value_label=weight
     )
-    _plot(fig, f"{P}.fig.decoder_self", grid_col)
+    widgets.plot_at(fig, f"{P}.fig.decoder_self", grid_col)
     mask = mask_figure(
         pa.causal.numpy(),
         tgt,
@@ -263,7 +255,7 @@ def attention_rows(pa: PairAttention, layer: int) -> None:
         y_title=t(f"{P}.query"),
         value_label=t(f"{P}.dec.mask_value"),
     )
-    _plot(mask, f"{P}.fig.causal_mask", mask_col)
+    widgets.plot_at(mask, f"{P}.fig.causal_mask", mask_col)
 
     st.subheader(t(f"{P}.cross.title", layer=layer))
     lo, hi = pa.row_sum_range("decoder_cross", layer)
@@ -271,7 +263,7 @@ def attention_rows(pa: PairAttention, layer: int) -> None:
     fig = viz.head_grid(
         pa.decoder_cross[layer].numpy(), tgt, src, titles=_head_titles(nh), value_label=weight
     )
-    _plot(fig, f"{P}.fig.cross")
+    widgets.plot_at(fig, f"{P}.fig.cross")
 
 
 def _padded_labels(bv: PaddedBatch, b: int) -> list[str]:
@@ -291,7 +283,7 @@ def padding(bv: PaddedBatch, head: int) -> None:
         col_title=t(f"{P}.position"),
         value_label=t(f"{P}.pad.mask_value"),
     )
-    _plot(fig, f"{P}.fig.padding_mask")
+    widgets.plot_at(fig, f"{P}.fig.padding_mask")
     if bv.n_padded == 0:
         st.info(t(f"{P}.pad.none"))
         return
@@ -313,14 +305,14 @@ def padding(bv: PaddedBatch, head: int) -> None:
     fig = viz.attention_heatmap(
         bv.weights[b, head].numpy(), labels, title=t(f"{P}.pad.fig_keys", b=b + 1), **common
     )
-    _plot(fig, f"{P}.fig.padded_keys", c1)
+    widgets.plot_at(fig, f"{P}.fig.padded_keys", c1)
     fig = viz.attention_heatmap(
         bv.query_masked[b, head].numpy(),
         labels,
         title=t(f"{P}.pad.fig_queries", b=b + 1),
         **common,
     )
-    _plot(fig, f"{P}.fig.padded_queries", c2)
+    widgets.plot_at(fig, f"{P}.fig.padded_queries", c2)
     st.markdown(
         t(
             f"{P}.pad.empty_rows",
@@ -352,7 +344,7 @@ def add_norm(bv: PaddedBatch) -> None:
         title=t(f"{P}.norm.fig_add_pre" if bv.norm_first else f"{P}.norm.fig_add"),
         **labels,
     )
-    _plot(fig, f"{P}.fig.residual")
+    widgets.plot_at(fig, f"{P}.fig.residual")
 
     ln, bn = bv.layer_out, bv.batch_out  # statistics OF the two outputs
     ln_mean, ln_std = bv.real_rows(ln.layer_mean), bv.real_rows(ln.layer_std)
@@ -368,7 +360,7 @@ def add_norm(bv: PaddedBatch) -> None:
         axis_note=t(f"{P}.norm.ln_axis", C=C),
         **labels,
     )
-    _plot(fig, f"{P}.fig.layernorm", c1)
+    widgets.plot_at(fig, f"{P}.fig.layernorm", c1)
     c1.markdown(
         t(
             f"{P}.norm.ln_stats",
@@ -391,7 +383,7 @@ def add_norm(bv: PaddedBatch) -> None:
         axis_note=t(f"{P}.norm.bn_axis", N=N),
         **labels,
     )
-    _plot(fig, f"{P}.fig.batchnorm", c2)
+    widgets.plot_at(fig, f"{P}.fig.batchnorm", c2)
     c2.markdown(
         t(
             f"{P}.norm.bn_stats",
@@ -423,7 +415,7 @@ def dropout(dv: DropoutComparison, tokens: list[str], head: int, layer: int, see
     fig = matrix_heatmap(
         dv.eval.output.numpy(), tokens, tokens, title=t(f"{P}.drop.fig_eval"), **common
     )
-    _plot(fig, f"{P}.fig.dropout_eval", c1)
+    widgets.plot_at(fig, f"{P}.fig.dropout_eval", c1)
     fig = matrix_heatmap(
         dv.train.output.numpy(),
         tokens,
@@ -431,7 +423,7 @@ def dropout(dv: DropoutComparison, tokens: list[str], head: int, layer: int, see
         title=t(f"{P}.drop.fig_train", p=f"{p:.2f}"),
         **common,
     )
-    _plot(fig, f"{P}.fig.dropout_train", c2)
+    widgets.plot_at(fig, f"{P}.fig.dropout_train", c2)
     train_sums, eval_sums = dv.train.row_sums.double(), dv.eval.row_sums.double()
     if p == 0.0:
         st.markdown(t(f"{P}.drop.p_zero"))
