@@ -349,52 +349,48 @@ def add_norm(bv: PaddedBatch) -> None:
     ln, bn = bv.layer_out, bv.batch_out  # statistics OF the two outputs
     ln_mean, ln_std = bv.real_rows(ln.layer_mean), bv.real_rows(ln.layer_std)
     bn_tok = bv.real_rows(bn.layer_mean)
-    c1, c2 = st.columns(2)
-    fig = normalised_matrix(
-        bv.real_rows(bv.norms.layer_normed).numpy(),
-        rows,
-        axis="rows",
-        mean=ln_mean.numpy(),
-        std=ln_std.numpy(),
-        title=t(f"{P}.norm.fig_ln"),
-        axis_note=t(f"{P}.norm.ln_axis", C=C),
-        **labels,
+    ln_stats = t(
+        f"{P}.norm.ln_stats",
+        C=C,
+        mean=_num(float(ln_mean.abs().max())),
+        std_lo=f"{float(ln_std.min()):.6f}",
+        std_hi=f"{float(ln_std.max()):.6f}",
+        f_lo=f"{float(ln.batch_mean.min()):.3f}",
+        f_hi=f"{float(ln.batch_mean.max()):.3f}",
+        diff=_num(bv.model_norm_max_diff),
     )
-    widgets.plot_at(fig, f"{P}.fig.layernorm", c1)
-    c1.markdown(
-        t(
-            f"{P}.norm.ln_stats",
-            C=C,
-            mean=_num(float(ln_mean.abs().max())),
-            std_lo=f"{float(ln_std.min()):.6f}",
-            std_hi=f"{float(ln_std.max()):.6f}",
-            f_lo=f"{float(ln.batch_mean.min()):.3f}",
-            f_hi=f"{float(ln.batch_mean.max()):.3f}",
-            diff=_num(bv.model_norm_max_diff),
+    bn_stats = t(
+        f"{P}.norm.bn_stats",
+        N=N,
+        mean=_num(float(bn.batch_mean.abs().max())),
+        std_lo=f"{float(bn.batch_std.min()):.6f}",
+        std_hi=f"{float(bn.batch_std.max()):.6f}",
+        t_lo=f"{float(bn_tok.min()):.3f}",
+        t_hi=f"{float(bn_tok.max()):.3f}",
+    )
+    panels = {  # kind -> (output, its mean and std along the normalised axis, note, statistics)
+        "ln": (bv.norms.layer_normed, ln_mean, ln_std, t(f"{P}.norm.ln_axis", C=C), ln_stats),
+        "bn": (
+            bv.norms.batch_normed,
+            bn.batch_mean,
+            bn.batch_std,
+            t(f"{P}.norm.bn_axis", N=N),
+            bn_stats,
+        ),
+    }
+    for where, (kind, (normed, mean, std, note, stats)) in zip(st.columns(2), panels.items()):
+        fig = normalised_matrix(
+            bv.real_rows(normed).numpy(),
+            rows,
+            axis="rows" if kind == "ln" else "cols",  # LayerNorm per token, BatchNorm per feature
+            mean=mean.numpy(),
+            std=std.numpy(),
+            title=t(f"{P}.norm.fig_{kind}"),
+            axis_note=note,
+            **labels,
         )
-    )
-    fig = normalised_matrix(
-        bv.real_rows(bv.norms.batch_normed).numpy(),
-        rows,
-        axis="cols",
-        mean=bn.batch_mean.numpy(),
-        std=bn.batch_std.numpy(),
-        title=t(f"{P}.norm.fig_bn"),
-        axis_note=t(f"{P}.norm.bn_axis", N=N),
-        **labels,
-    )
-    widgets.plot_at(fig, f"{P}.fig.batchnorm", c2)
-    c2.markdown(
-        t(
-            f"{P}.norm.bn_stats",
-            N=N,
-            mean=_num(float(bn.batch_mean.abs().max())),
-            std_lo=f"{float(bn.batch_std.min()):.6f}",
-            std_hi=f"{float(bn.batch_std.max()):.6f}",
-            t_lo=f"{float(bn_tok.min()):.3f}",
-            t_hi=f"{float(bn_tok.max()):.3f}",
-        )
-    )
+        widgets.plot_at(fig, f"{P}.fig.{'layernorm' if kind == 'ln' else 'batchnorm'}", where)
+        where.markdown(stats)
     if min(float(ln_std.min()), float(bn.batch_std.min())) < 0.5:
         st.caption(t(f"{P}.norm.constant"))
     st.caption(t(f"{P}.norm.why"))
