@@ -26,13 +26,13 @@ from mha_core.gpt import (
     sink_share,
 )
 from mha_core.gpt.training import TRAIN_THREADS, _torch_threads
+from mha_core.layer.limits import MAX_SEED as MAX_SEED
 from ui.compute import pretrained
 from ui.compute.live import LiveTraining
 
 LAYERS = (1, 2)  # the control and the model
 _D = DecoderSettings()
 STEP_CHOICES = tuple(sorted({20, 100, 300, 600, 1000, 1500, 2000, _D.steps}))
-MAX_SEED = 1_000_000
 TOP_K = 5
 MINILM_SENTENCE = "The cat sat on the mat because it was warm."
 

@@ -80,15 +80,7 @@ def controls() -> None:
         help=t("induction.steps_help", batch=_S.batch_size),
         where=c_steps,
     )
-    ctl.number_input(
-        t("induction.seed"),
-        min_value=0,
-        max_value=compute.MAX_SEED,
-        step=1,
-        key=K_SEED,
-        help=t("induction.seed_help", max=compute.MAX_SEED),
-        where=c_seed,
-    )
+    live_run.seed_input("induction", K_SEED, c_seed)
     live_run.buttons("induction", _start)
 
 
@@ -172,7 +164,6 @@ def live_training() -> None:
     live: LivePair | None = st.session_state.get(LIVE)
     if live is None:
         return
-    st.header(t("induction.live.title"))
     live_run.train("induction", live, _progress_text, _draw_live_curves)
 
 
@@ -186,9 +177,7 @@ def finished() -> FinishedPair | None:
 
 def summary(fin: FinishedPair) -> None:
     run2, run1 = fin.runs[2], fin.runs[1]
-    st.header(t("induction.result.title"))
-    if run2.stopped:
-        st.warning(t("induction.stopped", steps_done=run2.steps_done, steps=run2.settings.steps))
+    live_run.result_header("induction", run2)
     st.markdown(
         t(
             "induction.done",

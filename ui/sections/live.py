@@ -15,6 +15,8 @@ from functools import partial
 
 import streamlit as st
 
+from mha_core.layer.limits import MAX_SEED
+from ui import controls
 from ui.compute.live import LiveTraining
 from ui.i18n import t
 
@@ -57,6 +59,19 @@ def settle(page: str) -> None:
     ss[STOP] = False
 
 
+def seed_input(page: str, key: str, where) -> None:
+    """The seed of the next run's weights and data (`<page>.seed`, 0 to MAX_SEED)."""
+    controls.number_input(
+        t(f"{page}.seed"),
+        min_value=0,
+        max_value=MAX_SEED,
+        step=1,
+        key=key,
+        help=t(f"{page}.seed_help", max=MAX_SEED),
+        where=where,
+    )
+
+
 def buttons(page: str, on_start: Callable[[], None]) -> None:
     """The Train and Stop buttons (Stop only while a run is live); texts `<page>.start`,
     `<page>.stop` and their `_help`."""
@@ -84,9 +99,14 @@ def train(
     live: LiveTraining,
     progress_text: Callable[[LiveTraining], str],
     draw: Callable[[LiveTraining], None],
+    caption: str | None = None,
 ) -> None:
-    """Train the live run chunk by chunk under a progress bar, `draw(live)` after each chunk
-    (in one place on the page); at the end keep the finished run and rerun the page."""
+    """Under the title `<page>.live.title` (and a caption), train the live run chunk by chunk
+    under a progress bar, `draw(live)` after each chunk (in one place on the page); at the end
+    keep the finished run and rerun the page."""
+    st.header(t(f"{page}.live.title"))
+    if caption is not None:
+        st.caption(caption)
     bar = st.progress(live.fraction, text=progress_text(live))
     where = st.empty()
     with where.container():
@@ -98,3 +118,13 @@ def train(
             draw(live)
     keep(page, live, live.finish())
     st.rerun()
+
+
+def result_header(page: str, run, caption: str | None = None) -> None:
+    """A finished run's title (`<page>.result.title`), a caption, and a warning when Stop ended
+    it before its last step (`<page>.stopped`)."""
+    st.header(t(f"{page}.result.title"))
+    if caption is not None:
+        st.caption(caption)
+    if run.stopped:
+        st.warning(t(f"{page}.stopped", steps_done=run.steps_done, steps=run.settings.steps))

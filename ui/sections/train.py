@@ -174,15 +174,7 @@ def controls() -> None:
         help=t("train.lr_help"),
         where=c_lr,
     )
-    ctl.number_input(
-        t("train.seed"),
-        min_value=0,
-        max_value=compute.MAX_SEED,
-        step=1,
-        key=K_SEED,
-        help=t("train.seed_help"),
-        where=c_seed,
-    )
+    live_run.seed_input("train", K_SEED, c_seed)
     _buttons(current_choice())
 
 
@@ -255,9 +247,7 @@ def live_training() -> None:
     run: LiveRun | None = st.session_state.get(LIVE)
     if run is None:
         return
-    st.header(t("train.live.title"))
-    st.caption(_settings_line(run.choice))
-    live_run.train("train", run, _progress_text, _draw_live_curve)
+    live_run.train("train", run, _progress_text, _draw_live_curve, _settings_line(run.choice))
 
 
 def finished_run() -> FinishedRun | None:
@@ -270,10 +260,8 @@ def finished_run() -> FinishedRun | None:
 # --- the finished run ---------------------------------------------------------------------------
 def summary(fin: FinishedRun) -> None:
     run = fin.run
-    st.header(t("train.result.title"))
-    st.caption(_settings_line(fin.choice) + " " + t("train.params", n=compute.n_parameters(run)))
-    if run.stopped:
-        st.warning(t("train.stopped", steps_done=run.steps_done, steps=run.settings.steps))
+    caption = _settings_line(fin.choice) + " " + t("train.params", n=compute.n_parameters(run))
+    live_run.result_header("train", run, caption)
     st.markdown(
         t(
             "train.done",
