@@ -97,13 +97,21 @@ def buttons(page: str, on_start: Callable[[], None]) -> None:
 def train(
     page: str,
     live: LiveTraining,
-    progress_text: Callable[[LiveTraining], str],
+    measures: Callable[[LiveTraining], dict],
     draw: Callable[[LiveTraining], None],
     caption: str | None = None,
 ) -> None:
     """Under the title `<page>.live.title` (and a caption), train the live run chunk by chunk
-    under a progress bar, `draw(live)` after each chunk (in one place on the page); at the end
-    keep the finished run and rerun the page."""
+    under a progress bar (`<page>.progress` with the step and `measures(live)`), `draw(live)`
+    after each chunk (in one place on the page); at the end keep the finished run and rerun the
+    page."""
+
+    def progress_text(live: LiveTraining) -> str:
+        steps = live.choice.steps
+        if live.step == 0:
+            return t(f"{page}.progress_start", steps=steps)
+        return t(f"{page}.progress", step=live.step, steps=steps, **measures(live))
+
     st.header(t(f"{page}.live.title"))
     if caption is not None:
         st.caption(caption)

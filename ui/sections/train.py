@@ -224,16 +224,8 @@ def _curve_figure(cols: dict, total: int, title: str, marker: int | None = None)
     )
 
 
-def _progress_text(live: LiveRun) -> str:
-    if not live.steps:
-        return t("train.progress_start", steps=live.choice.steps)
-    return t(
-        "train.progress",
-        step=live.step,
-        steps=live.choice.steps,
-        loss=f"{live.loss[-1]:.4f}",
-        exact=f"{live.exact_acc[-1]:.0%}",
-    )
+def _measures(live: LiveRun) -> dict:
+    return {"loss": f"{live.loss[-1]:.4f}", "exact": f"{live.exact_acc[-1]:.0%}"}
 
 
 def _draw_live_curve(run: LiveRun) -> None:
@@ -247,7 +239,7 @@ def live_training() -> None:
     run: LiveRun | None = st.session_state.get(LIVE)
     if run is None:
         return
-    live_run.train("train", run, _progress_text, _draw_live_curve, _settings_line(run.choice))
+    live_run.train("train", run, _measures, _draw_live_curve, _settings_line(run.choice))
 
 
 def finished_run() -> FinishedRun | None:
