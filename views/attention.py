@@ -33,13 +33,8 @@ st.caption(t("attention.random_note", seed=settings.seed))
 widgets.token_chips(tokens)
 
 c1, c2 = st.columns(2)
-scale_mode = controls.radio(
-    t("attention.colour_scale"),
-    SCALES,
-    format_func=lambda v: t(f"attention.scale.{v}"),
-    horizontal=True,
-    key=K_SCALE,
-    where=c1,
+scale_mode = controls.enum_radio(
+    "attention.colour_scale", SCALES, labels="attention.scale", key=K_SCALE, where=c1
 )
 palette = controls.selectbox(t("attention.palette"), viz.PALETTES, key=K_PALETTE, where=c2)
 

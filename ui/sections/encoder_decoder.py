@@ -98,13 +98,7 @@ def model_controls() -> tuple[int, int, bool]:
 
 
 def part_picker() -> str:
-    return controls.radio(
-        t(f"{P}.part"),
-        PARTS,
-        format_func=lambda v: t(f"{P}.part.{v}"),
-        key=K_PART,
-        horizontal=True,
-    )
+    return controls.enum_radio(f"{P}.part", PARTS, key=K_PART)
 
 
 def head_picker(n_heads: int, where=None) -> int:

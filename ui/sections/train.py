@@ -128,14 +128,8 @@ def intro() -> None:
 def controls() -> None:
     """The settings of the next run, and the Train / Stop buttons."""
     c_task, c_desc = st.columns([1, 2])
-    task = ctl.radio(
-        t("train.task"),
-        compute.TASK_NAMES,
-        format_func=lambda name: t(f"train.task.{name}"),
-        key=K_TASK,
-        horizontal=True,
-        help=t("train.task_help"),
-        where=c_task,
+    task = ctl.enum_radio(
+        "train.task", compute.TASK_NAMES, key=K_TASK, help=t("train.task_help"), where=c_task
     )
     c_desc.markdown(t(f"train.task_desc.{task}"))
     c_dim, c_heads, c_layers = st.columns(3)
@@ -297,14 +291,7 @@ def curves(fin: FinishedRun) -> None:
 
 def _kind_and_layer(kind_key: str, layer_key: str, n_layers: int) -> tuple[str, int]:
     c_kind, c_layer = st.columns([3, 1])
-    kind = ctl.radio(
-        t("train.kind"),
-        KINDS,
-        format_func=lambda k: t(f"train.kind.{k}"),
-        key=kind_key,
-        horizontal=True,
-        where=c_kind,
-    )
+    kind = ctl.enum_radio("train.kind", KINDS, key=kind_key, where=c_kind)
     layer = ctl.clamp(layer_key, range(n_layers))
     if n_layers > 1:
         layer = ctl.selectbox(t("train.layer"), range(n_layers), key=layer_key, where=c_layer)

@@ -142,12 +142,8 @@ def lines(s: Sentence, layer: int, filt: Filter) -> None:
         key=K_LINES_TOKEN,
         where=c_token,
     )
-    side = controls.radio(
-        t("reading.lines.side"),
-        SIDES,
-        format_func=lambda s: t(f"reading.lines.side.{s}"),
-        key=K_LINES_SIDE,
-        where=c_side,
+    side = controls.enum_radio(
+        "reading.lines.side", SIDES, key=K_LINES_SIDE, where=c_side, horizontal=False
     )
     if not heads:
         st.info(t("reading.lines.no_heads"))
