@@ -170,16 +170,8 @@ def finished() -> FinishedPair | None:
 
 def summary(fin: FinishedPair) -> None:
     run2, run1 = fin.runs[2], fin.runs[1]
-    live_run.result_header("induction", run2)
-    st.markdown(
-        t(
-            "induction.done",
-            steps_done=run2.steps_done,
-            wall=f"{fin.wall_s:.1f}",
-            acc2=f"{run2.accuracy:.1%}",
-            acc1=f"{run1.accuracy:.1%}",
-        )
-    )
+    acc = {"acc2": f"{run2.accuracy:.1%}", "acc1": f"{run1.accuracy:.1%}"}
+    live_run.result_header("induction", run2, fin.wall_s, **acc)
     _curves(fin, fin.choice.steps, "induction.fig.curves")
 
 

@@ -128,11 +128,13 @@ def train(
     st.rerun()
 
 
-def result_header(page: str, run, caption: str | None = None) -> None:
-    """A finished run's title (`<page>.result.title`), a caption, and a warning when Stop ended
-    it before its last step (`<page>.stopped`)."""
+def result_header(page: str, run, wall_s: float, caption: str | None = None, **measures) -> None:
+    """A finished run's title (`<page>.result.title`), a caption, a warning when Stop ended it
+    before its last step (`<page>.stopped`), and what it did (`<page>.done`: the steps done,
+    the wall time from the Train press, and the page's `measures`)."""
     st.header(t(f"{page}.result.title"))
     if caption is not None:
         st.caption(caption)
     if run.stopped:
         st.warning(t(f"{page}.stopped", steps_done=run.steps_done, steps=run.settings.steps))
+    st.markdown(t(f"{page}.done", steps_done=run.steps_done, wall=f"{wall_s:.1f}", **measures))

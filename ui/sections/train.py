@@ -247,17 +247,8 @@ def finished_run() -> FinishedRun | None:
 def summary(fin: FinishedRun) -> None:
     run = fin.run
     caption = _settings_line(fin.choice) + " " + t("train.params", n=compute.n_parameters(run))
-    live_run.result_header("train", run, caption)
-    st.markdown(
-        t(
-            "train.done",
-            steps_done=run.steps_done,
-            elapsed=f"{run.elapsed_s:.1f}",
-            wall=f"{fin.wall_s:.1f}",
-            acc=f"{fin.greedy_acc:.1%}",
-            n=fin.n_eval,
-        )
-    )
+    measures = {"elapsed": f"{run.elapsed_s:.1f}", "acc": f"{fin.greedy_acc:.1%}", "n": fin.n_eval}
+    live_run.result_header("train", run, fin.wall_s, caption, **measures)
 
 
 def _snapshot_step(run) -> int:
