@@ -6,15 +6,14 @@ import viz
 from ui import controls, widgets
 from ui.compute.attention import sentence_attention
 from ui.i18n import t
-from ui.page import open_page, set_defaults, url_state
+from ui.page import open_page
 from ui.sections import attention as sections
 from ui.sections.attention import K_PALETTE, K_SCALE, K_VIEW, SCALES, VIEWS
 from ui.state import parse_choice
 
-settings = open_page("attention")
-set_defaults({K_SCALE: "shared", K_PALETTE: viz.PALETTES[0], K_VIEW: VIEWS[0]})
-url_state(
+settings = open_page(
     "attention",
+    {K_SCALE: "shared", K_PALETTE: viz.PALETTES[0], K_VIEW: VIEWS[0]},
     {
         K_SCALE: parse_choice(SCALES),
         K_PALETTE: parse_choice(viz.PALETTES),
