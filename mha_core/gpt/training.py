@@ -13,9 +13,8 @@ Reproducible: the weights come from the seeded `DecoderOnlyConfig`, the batches 
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Callable
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from functools import cached_property
 from typing import NamedTuple
 
@@ -24,13 +23,7 @@ import torch
 import torch.nn.functional as F
 
 from ..transformer.threads import TRAIN_THREADS, _torch_threads
-from ..transformer.trainer import (
-    ChunkedTrainer,
-    RunHistory,
-    check_counts,
-    check_lr,
-    warmup_cosine,
-)
+from ..transformer.trainer import ChunkedTrainer, RunHistory, StepProgress, TrainingSettings
 from .interpret import HEAD_KINDS, head_scores
 from .model import DecoderOnly, DecoderOnlyConfig
 from .tasks import InductionTask, LMBatch, SeqToSeqLM, get_lm_task
@@ -40,7 +33,7 @@ FRESH_SEED = 20_000  # `DecoderRun.accuracy`: sequences no snapshot or batch has
 
 
 @dataclass(frozen=True)
-class DecoderSettings:
+class DecoderSettings(TrainingSettings):
     """Every setting of a decoder training run (the arguments of `train_decoder`)."""
 
     task: str = "induction"
@@ -60,22 +53,14 @@ class DecoderSettings:
     eval_size: int = 128  # sequences in the fixed evaluation set of the snapshots
 
     def __post_init__(self) -> None:
-        check_counts(self, ("steps", "batch_size", "snapshot_every", "n_layers", "eval_size"), 1)
-        check_counts(self, ("warmup", "seed"), 0)
-        check_lr(self.lr)
+        self._check_counts(("steps", "batch_size", "snapshot_every", "n_layers", "eval_size"), 1)
+        self._check_counts(("warmup", "seed"), 0)
+        self._check_lr()
         if not 0.0 < self.init_std < 1.0:
             raise ValueError(f"init_std must be in (0, 1), got {self.init_std!r}")
         if not 0.0 <= self.weight_decay < 1.0:
             raise ValueError(f"weight_decay must be in [0, 1), got {self.weight_decay!r}")
         get_lm_task(self.task)  # a readable error for an unknown task
-
-    def lr_at(self, step: int) -> float:
-        """Learning rate of optimiser step `step` (1-based): linear warm-up over `warmup` steps,
-        then a cosine decay to a tenth of `lr` at the last step (as `TrainSettings.lr_at`)."""
-        return warmup_cosine(step, self.lr, self.warmup, self.steps)
-
-    def as_dict(self) -> dict:
-        return asdict(self)
 
 
 class DecoderHistoryRow(NamedTuple):
@@ -88,20 +73,7 @@ class DecoderHistoryRow(NamedTuple):
     elapsed_s: float  # training wall time so far (seconds)
 
 
-class DecoderProgress(NamedTuple):
-    """What `on_step` receives after each step."""
-
-    step: int
-    steps: int  # the planned number of steps
-    loss: float
-    accuracy: float
-    lr: float
-    elapsed_s: float
-    snapshot: DecoderSnapshot | None  # the snapshot taken at this step, if any
-
-    @property
-    def fraction(self) -> float:
-        return self.step / self.steps
+DecoderProgress = StepProgress  # what `on_step` receives: a DecoderHistoryRow's fields, ...
 
 
 @dataclass(frozen=True, eq=False)
@@ -145,7 +117,6 @@ class DecoderTrainer(ChunkedTrainer):
 
     data_chunk = 50
     row_type = DecoderHistoryRow
-    progress_type = DecoderProgress
 
     def __init__(self, settings: DecoderSettings) -> None:
         self.settings = s = settings
@@ -189,15 +160,7 @@ class DecoderTrainer(ChunkedTrainer):
 
     def result(self) -> DecoderRun:
         """The run so far. Unless training is done, the model is a copy (training goes on)."""
-        return DecoderRun(
-            task=self.task,
-            settings=self.settings,
-            model=self.model if self.done else copy.deepcopy(self.model),
-            history=tuple(self._history),
-            snapshots=dict(self._snapshots),
-            probe=self.probe.clone(),
-            stopped=self._stopped,
-        )
+        return DecoderRun(**self._run_fields(), probe=self.probe.clone())
 
 
 @dataclass(frozen=True, eq=False)

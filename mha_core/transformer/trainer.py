@@ -6,17 +6,19 @@ the batches come from a `torch.Generator` seeded with the settings' seed, drawn
 `data_chunk` batches at a time; the learning rate follows `warmup_cosine`; `on_step(progress)`
 runs after every step (returning False stops for good); every `snapshot_every` steps (and at the
 end, or at a stop) the subclass's `_snapshot(step)` is kept. A subclass says what one step
-measures (`_loss`) and how its rows and progress look (`row_type`, `progress_type`: the step,
-the loss, the subclass's measures, the learning rate and the elapsed time, in that order).
+measures (`_loss`) and what its history rows hold (`row_type`: the step, the loss, the
+subclass's measures, the learning rate and the elapsed time, in that order); `on_step` gets a
+`StepProgress`: that row, the planned number of steps and the snapshot of the step.
 """
 
 from __future__ import annotations
 
+import copy
 import math
 import time
 from collections.abc import Callable
-from dataclasses import fields
-from typing import Any
+from dataclasses import asdict, fields
+from typing import Any, NamedTuple
 
 import torch
 
@@ -32,17 +34,46 @@ def warmup_cosine(step: int, lr: float, warmup: int, steps: int) -> float:
     return lr * (0.1 + 0.9 * 0.5 * (1.0 + math.cos(math.pi * min(1.0, p))))
 
 
-def check_counts(settings: Any, names: tuple[str, ...], minimum: int) -> None:
-    """Raise a readable ValueError unless every named field is a whole number >= minimum."""
-    for name in names:
-        v = getattr(settings, name)
-        if not isinstance(v, int) or isinstance(v, bool) or v < minimum:
-            raise ValueError(f"{name} must be a whole number >= {minimum}, got {v!r}")
+class TrainingSettings:
+    """What the settings of both trainers share (a mixin of their frozen dataclasses, which hold
+    `lr`, `warmup` and `steps`): the learning-rate schedule and the checks of their numbers."""
+
+    def lr_at(self, step: int) -> float:
+        """Learning rate for optimiser step `step` (1-based): linear warm-up over `warmup`
+        steps, then a cosine decay to a tenth of `lr` at the last step."""
+        return warmup_cosine(step, self.lr, self.warmup, self.steps)
+
+    def _check_counts(self, names: tuple[str, ...], minimum: int) -> None:
+        """A readable ValueError unless every named field is a whole number >= minimum."""
+        for name in names:
+            v = getattr(self, name)
+            if not isinstance(v, int) or isinstance(v, bool) or v < minimum:
+                raise ValueError(f"{name} must be a whole number >= {minimum}, got {v!r}")
+
+    def _check_lr(self) -> None:
+        if not (isinstance(self.lr, int | float) and 0.0 < self.lr < 1.0):
+            raise ValueError(f"the learning rate must be a number between 0 and 1, got {self.lr!r}")
+
+    def as_dict(self) -> dict:
+        return asdict(self)
 
 
-def check_lr(lr: Any) -> None:
-    if not (isinstance(lr, int | float) and 0.0 < lr < 1.0):
-        raise ValueError(f"the learning rate must be a number between 0 and 1, got {lr!r}")
+class StepProgress(NamedTuple):
+    """What `on_step` receives after each step: the step's history row (its fields read
+    through: `progress.loss`, `progress.lr`, ...), the planned number of steps, and the snapshot
+    taken at this step, if any."""
+
+    row: Any  # the trainer's history row of this step
+    steps: int  # the planned number of steps
+    snapshot: Any  # the snapshot taken at this step, or None
+
+    def __getattr__(self, name: str):
+        return getattr(self.row, name)
+
+    @property
+    def fraction(self) -> float:
+        """Share of the planned steps done, 0..1 (for a progress bar)."""
+        return self.row.step / self.steps
 
 
 class RunHistory:
@@ -66,7 +97,6 @@ class ChunkedTrainer:
 
     data_chunk: int  # batches drawn from the generator at once (fixed: it decides the data order)
     row_type: type  # (step, loss, *measures, lr, elapsed_s)
-    progress_type: type  # (step, steps, loss, *measures, lr, elapsed_s, snapshot)
 
     def _start(self) -> None:
         """The state of a run before its first step, and the untrained model's snapshot."""
@@ -107,6 +137,18 @@ class ChunkedTrainer:
         d = self._data
         return type(d)(**{f.name: getattr(d, f.name)[sl] for f in fields(d)})
 
+    def _run_fields(self) -> dict:
+        """What every run record holds (task, settings, model, history, snapshots, stopped).
+        Unless training is done, the model is a copy (training goes on)."""
+        return dict(
+            task=self.task,
+            settings=self.settings,
+            model=self.model if self.done else copy.deepcopy(self.model),
+            history=tuple(self._history),
+            snapshots=dict(self._snapshots),
+            stopped=self._stopped,
+        )
+
     # --- training ---------------------------------------------------------------------------
     def advance(
         self, n: int | None = None, on_step: Callable[..., bool | None] | None = None
@@ -143,11 +185,9 @@ class ChunkedTrainer:
             self._elapsed += time.perf_counter() - t0  # on_step's own time is not counted
             row = self.row_type(step, loss.item(), *measures, lr, self._elapsed)
             self._history.append(row)
-            if on_step is not None:
-                progress = self.progress_type(step, s.steps, *row[1:], snap)
-                if on_step(progress) is False:
-                    self._stopped = not last
-                    if step not in self._snapshots:
-                        self._snapshots[step] = self._snapshot(step)
-                    break
+            if on_step is not None and on_step(StepProgress(row, s.steps, snap)) is False:
+                self._stopped = not last
+                if step not in self._snapshots:
+                    self._snapshots[step] = self._snapshot(step)
+                break
         return self.done

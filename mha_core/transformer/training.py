@@ -15,9 +15,8 @@ same number of torch threads).
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Callable
-from dataclasses import asdict, dataclass, replace
+from dataclasses import dataclass, replace
 from typing import NamedTuple
 
 import numpy as np
@@ -27,11 +26,11 @@ import torch.nn.functional as F
 from ..layer.config import check_heads, check_seed
 from .model import EncoderDecoder, EncoderDecoderConfig
 from .toy_tasks import PAD, ToyBatch, ToyTask, get_task
-from .trainer import ChunkedTrainer, RunHistory, check_counts, check_lr, warmup_cosine
+from .trainer import ChunkedTrainer, RunHistory, StepProgress, TrainingSettings
 
 
 @dataclass(frozen=True)
-class TrainSettings:
+class TrainSettings(TrainingSettings):
     """Every setting of a toy training run, with the page's defaults (tuned so that reversal
     reaches >= 99% exact-sequence accuracy) and their validation."""
 
@@ -52,23 +51,15 @@ class TrainSettings:
         get_task(self.task)  # unknown task: a message naming the tasks
         check_heads(self.d_model, self.n_heads)  # the learner-readable message first
         d_ff = () if self.d_ff is None else ("d_ff",)  # None: 2 * d_model (see `resolved`)
-        check_counts(self, ("steps", "batch_size", "snapshot_every", "n_layers", *d_ff), 1)
-        check_counts(self, ("warmup",), 0)
+        self._check_counts(("steps", "batch_size", "snapshot_every", "n_layers", *d_ff), 1)
+        self._check_counts(("warmup",), 0)
         check_seed(self.seed)
-        check_lr(self.lr)
+        self._check_lr()
 
     def resolved(self) -> TrainSettings:
         """The settings a run uses: d_ff filled in (2 * d_model), warm-up capped at `steps`."""
         d_ff = 2 * self.d_model if self.d_ff is None else self.d_ff
         return replace(self, d_ff=d_ff, warmup=min(self.warmup, self.steps))
-
-    def lr_at(self, step: int) -> float:
-        """Learning rate for optimiser step `step` (1-based): linear warm-up over `warmup`
-        steps, then a cosine decay to a tenth of `lr` at the last step."""
-        return warmup_cosine(step, self.lr, self.warmup, self.steps)
-
-    def as_dict(self) -> dict:
-        return asdict(self)
 
 
 class HistoryRow(NamedTuple):
@@ -82,22 +73,7 @@ class HistoryRow(NamedTuple):
     elapsed_s: float  # training wall time so far (seconds)
 
 
-class TrainProgress(NamedTuple):
-    """What `on_step` receives after each step."""
-
-    step: int
-    steps: int  # the planned number of steps
-    loss: float
-    token_acc: float
-    exact_acc: float
-    lr: float
-    elapsed_s: float
-    snapshot: AttentionSnapshot | None  # the snapshot taken at this step, if any
-
-    @property
-    def fraction(self) -> float:
-        """Share of the planned steps done, 0..1 (for a progress bar)."""
-        return self.step / self.steps
+TrainProgress = StepProgress  # what `on_step` receives: a HistoryRow's fields, steps, snapshot
 
 
 @dataclass(frozen=True, eq=False)
@@ -168,7 +144,6 @@ class ToyTrainer(ChunkedTrainer):
 
     data_chunk = 100
     row_type = HistoryRow
-    progress_type = TrainProgress
 
     def __init__(self, settings: TrainSettings | None = None, **overrides) -> None:
         """`settings` (default: the page's), with any field replaced by a keyword, e.g.
@@ -236,15 +211,10 @@ class ToyTrainer(ChunkedTrainer):
         """The run so far. Unless training is done, the model is a copy (training goes on)."""
         vocab, p = self.task.vocab, self._probe
         return ToyRun(
-            task=self.task,
-            settings=self.settings,
-            model=self.model if self.done else copy.deepcopy(self.model),
-            history=tuple(self._history),
-            snapshots=dict(self._snapshots),
+            **self._run_fields(),
             probe_src=tuple(vocab[i] for i in p.src[0].tolist()),
             probe_tgt_in=tuple(vocab[i] for i in p.tgt_in[0].tolist()),
             probe_tgt_out=tuple(vocab[i] for i in p.tgt_out[0].tolist()),
-            stopped=self._stopped,
         )
 
 
