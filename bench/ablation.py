@@ -20,7 +20,6 @@ numbers first. torch's thread count is left as it is (set OMP_NUM_THREADS to pin
 from __future__ import annotations
 
 import argparse
-import statistics
 import sys
 import time
 from pathlib import Path
@@ -29,16 +28,9 @@ import numpy as np
 import torch
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from bench.minilm import ratios, text_of  # noqa: E402
 from mha_core.interpret.ablation import _run_layers, head_ablation  # noqa: E402
 from mha_core.pretrained import load_pretrained  # noqa: E402
-
-SENTENCE = "the cat sat on the mat and the dog saw a bird in the tree by the old house"
-WORDS = SENTENCE.split(" ")
-
-
-def text_of(n_tokens: int) -> str:
-    """A text of exactly n_tokens WordPiece tokens with [CLS] and [SEP] (one token per word)."""
-    return " ".join(WORDS[i % len(WORDS)] for i in range(n_tokens - 2))
 
 
 def distance(a: torch.Tensor, b: torch.Tensor) -> float:
@@ -98,18 +90,14 @@ def main() -> None:
         f"{'tokens':>6} {'batched ms':>10} {'seq ms':>9} {'seq/batched':>11} {'paired':>7}"
         f" {'naive ms':>9} {'naive/batched':>13} {'paired':>7}"
     )
-    med = statistics.median
     for n in args.sizes:
-        t = bench(model, n, args.repeats)
-        b, s, v = (med(t[k]) * 1e3 for k in ("batched", "sequential", "naive"))
-        ps = med(x / y for x, y in zip(t["sequential"], t["batched"]))
-        pn = med(x / y for x, y in zip(t["naive"], t["batched"]))
+        r = ratios(bench(model, n, args.repeats), "batched")
+        b, (s, s_b, ps), (v, v_b, pn) = r["batched"][0], r["sequential"], r["naive"]
         print(
-            f"{n:>6} {b:>10.1f} {s:>9.1f} {s / b:>11.2f} {ps:>7.2f}"
-            f" {v:>9.1f} {v / b:>13.2f} {pn:>7.2f}",
+            f"{n:>6} {b:>10.1f} {s:>9.1f} {s_b:>11.2f} {ps:>7.2f}"
+            f" {v:>9.1f} {v_b:>13.2f} {pn:>7.2f}",
             flush=True,
         )
-
 
 if __name__ == "__main__":
     main()

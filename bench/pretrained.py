@@ -22,7 +22,6 @@ Target: ours / HF <= 1.0. `transformers` is needed here (it is only the referenc
 from __future__ import annotations
 
 import argparse
-import statistics
 import sys
 import time
 from pathlib import Path
@@ -30,15 +29,8 @@ from pathlib import Path
 import torch
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from bench.minilm import ratios, text_of  # noqa: E402
 from mha_core.pretrained import default_model_path, load_pretrained  # noqa: E402
-
-SENTENCE = "the cat sat on the mat and the dog saw a bird in the tree by the old house"
-WORDS = SENTENCE.split(" ")
-
-
-def text_of(n_tokens: int) -> str:
-    """A text of exactly n_tokens WordPiece tokens with [CLS] and [SEP] (one token per word)."""
-    return " ".join(WORDS[i % len(WORDS)] for i in range(n_tokens - 2))
 
 
 def timed(fn, inner: int) -> float:
@@ -101,18 +93,18 @@ def main() -> None:
         f"{'tokens':>6} {'HF ms':>8} {'ours ms':>8} {'ours/HF':>8} {'paired':>7}"
         f" {'trace ms':>8} {'trace/HF':>8} {'paired':>7}"
     )
-    med = statistics.median
     for n in args.sizes:
-        t = bench(ours, hf, n, args.repeats, args.warmup)
-        hf_ms, ours_ms, full_ms = med(t["hf"]) * 1e3, med(t["ours"]) * 1e3, med(t["trace"]) * 1e3
-        paired_ours = med(a / b for a, b in zip(t["ours"], t["hf"]))
-        paired_full = med(a / b for a, b in zip(t["trace"], t["hf"]))
+        r = ratios(bench(ours, hf, n, args.repeats, args.warmup), "hf")
+        hf_ms, (ours_ms, ours_hf, paired_ours), (full_ms, full_hf, paired_full) = (
+            r["hf"][0],
+            r["ours"],
+            r["trace"],
+        )
         print(
-            f"{n:>6} {hf_ms:>8.2f} {ours_ms:>8.2f} {ours_ms / hf_ms:>8.2f} {paired_ours:>7.2f}"
-            f" {full_ms:>8.2f} {full_ms / hf_ms:>8.2f} {paired_full:>7.2f}",
+            f"{n:>6} {hf_ms:>8.2f} {ours_ms:>8.2f} {ours_hf:>8.2f} {paired_ours:>7.2f}"
+            f" {full_ms:>8.2f} {full_hf:>8.2f} {paired_full:>7.2f}",
             flush=True,
         )
-
 
 if __name__ == "__main__":
     main()

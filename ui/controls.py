@@ -25,6 +25,8 @@ from typing import Any
 
 import streamlit as st
 
+from ui.i18n import t
+
 WIDGET_PREFIX = "_w."
 _MISSING = object()
 
@@ -174,6 +176,14 @@ def selectbox(label: str, options: Sequence, *, key: str, format_func=str, where
 def radio(label: str, options: Sequence, *, key: str, format_func=str, where=None, **kw):
     """`st.radio` over stable values; returns the value (always one of `options`)."""
     return _choice((where or st).radio, label, options, key, format_func, **kw)
+
+
+def enum_radio(text: str, options: Sequence, *, key: str, labels: str | None = None, **kw):
+    """`radio` over enum values, its texts from the string table: the label `text`, each
+    option's `<labels>.<value>` (labels: `text` unless given); horizontal unless told."""
+    prefix = text if labels is None else labels
+    kw.setdefault("horizontal", True)
+    return radio(t(text), options, key=key, format_func=lambda v: t(f"{prefix}.{v}"), **kw)
 
 
 def select_slider(label: str, options: Sequence, *, key: str, format_func=str, where=None, **kw):

@@ -10,12 +10,21 @@ from ui import controls, state, url
 from ui.i18n import t
 
 
-def open_page(name: str) -> state.Settings:
+def open_page(
+    name: str,
+    defaults: dict | None = None,
+    parsers: dict[str, Callable[[str], object]] | None = None,
+) -> state.Settings:
     """The sidebar's settings; draws the page's title (`{name}.title`) and, once, which values of
-    a shared link were invalid and reset."""
+    a shared link were invalid and reset. With `defaults` and `parsers`, the page's own controls
+    get their first values (`set_defaults`) and their mirror in the URL (`url_state`)."""
     settings = state.current()
     st.title(t(f"{name}.title"))
     url.notice()
+    if defaults is not None:
+        set_defaults(defaults)
+    if parsers is not None:
+        url_state(name, parsers)
     return settings
 
 

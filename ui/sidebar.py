@@ -76,12 +76,8 @@ def render_sidebar(page_id: str = "") -> state.Settings:
             key=K_EXAMPLE,
             on_change=_use_example,
         )
-        controls.radio(
-            t("side.tokenizer"),
-            state.TOKENIZERS,
-            format_func=lambda v: t(f"side.tok.{v}"),
-            key=key("tokenizer"),
-            horizontal=True,
+        controls.enum_radio(
+            "side.tokenizer", state.TOKENIZERS, labels="side.tok", key=key("tokenizer")
         )
         st.subheader(t("side.model"))
         if page_id in PRETRAINED_PAGES:  # MiniLM has its own size: say so beside the sliders
@@ -99,16 +95,8 @@ def render_sidebar(page_id: str = "") -> state.Settings:
         controls.toggle(t("side.scale"), key=key("scale"), disabled=additive)
         if additive:
             st.caption(t("side.scale_additive"))
-        controls.radio(
-            t("side.mask"),
-            ("none", "causal"),
-            format_func=lambda v: t(f"side.mask.{v}"),
-            key=key("mask"),
-        )
-        controls.radio(
-            t("side.scoring"),
-            ("dot", "additive"),
-            format_func=lambda v: t(f"side.scoring.{v}"),
-            key=key("scoring"),
+        controls.enum_radio("side.mask", ("none", "causal"), key=key("mask"), horizontal=False)
+        controls.enum_radio(
+            "side.scoring", ("dot", "additive"), key=key("scoring"), horizontal=False
         )
     return state.current()

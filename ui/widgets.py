@@ -69,6 +69,21 @@ def plot(fig, key: str, on_select=None) -> None:
     )
 
 
+def heading(key: str) -> None:
+    """A section's title (string `key`) and the paragraph that introduces it (`key_intro`)."""
+    st.subheader(t(key))
+    st.markdown(t(f"{key}_intro"))
+
+
+def plot_at(fig, key: str, where=None) -> None:
+    """`plot` inside `where` (a column or container), or where the page is when None."""
+    if where is None:
+        plot(fig, key=key)
+        return
+    with where:
+        plot(fig, key=key)
+
+
 def clicked_point(key: str) -> list | None:
     """The customdata of the point last clicked in the chart drawn with `key`, if any (Plotly
     reports clicks on scatter points only, not on heatmap cells)."""

@@ -6,15 +6,14 @@ import viz
 from ui import controls, widgets
 from ui.compute.attention import sentence_attention
 from ui.i18n import t
-from ui.page import open_page, set_defaults, url_state
+from ui.page import open_page
 from ui.sections import attention as sections
 from ui.sections.attention import K_PALETTE, K_SCALE, K_VIEW, SCALES, VIEWS
 from ui.state import parse_choice
 
-settings = open_page("attention")
-set_defaults({K_SCALE: "shared", K_PALETTE: viz.PALETTES[0], K_VIEW: VIEWS[0]})
-url_state(
+settings = open_page(
     "attention",
+    {K_SCALE: "shared", K_PALETTE: viz.PALETTES[0], K_VIEW: VIEWS[0]},
     {
         K_SCALE: parse_choice(SCALES),
         K_PALETTE: parse_choice(viz.PALETTES),
@@ -33,13 +32,8 @@ st.caption(t("attention.random_note", seed=settings.seed))
 widgets.token_chips(tokens)
 
 c1, c2 = st.columns(2)
-scale_mode = controls.radio(
-    t("attention.colour_scale"),
-    SCALES,
-    format_func=lambda v: t(f"attention.scale.{v}"),
-    horizontal=True,
-    key=K_SCALE,
-    where=c1,
+scale_mode = controls.enum_radio(
+    "attention.colour_scale", SCALES, labels="attention.scale", key=K_SCALE, where=c1
 )
 palette = controls.selectbox(t("attention.palette"), viz.PALETTES, key=K_PALETTE, where=c2)
 

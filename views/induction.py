@@ -1,12 +1,11 @@
 """Induction: a GPT-style decoder trained live next to a 1-layer control; induction heads form."""
 
-from ui.page import open_page, set_defaults, url_state
+from ui.page import open_page
 from ui.sections import induction as sections
 
-settings = open_page("induction")  # the sidebar's sentence and model are not used on this page
-sections.settle()  # a pair that Stop was pressed for ends here, before anything is drawn
-set_defaults(sections.DEFAULTS)
-url_state("induction", sections.URL_PARSERS)
+# the sidebar's sentence and model are not used on this page
+settings = open_page("induction", sections.DEFAULTS, sections.URL_PARSERS)
+sections.settle()  # a pair that Stop was pressed for ends here, before its sections are drawn
 sections.intro()
 sections.controls()
 sections.untrained()  # before any run: the untrained model's attention on the probe

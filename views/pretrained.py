@@ -5,15 +5,14 @@ import streamlit as st
 from ui import controls, url
 from ui.compute import pretrained as compute
 from ui.i18n import t
-from ui.page import open_page, set_defaults, url_state
+from ui.page import open_page
 from ui.sections import pretrained as sections
 from ui.sections.pretrained import K_HEAD, K_HIDE, K_LAYER, K_PAIR, K_REHEAD, PAIR_CHARS
 from ui.state import parse_bool, parse_int
 
-settings = open_page("pretrained")
-set_defaults({K_PAIR: "", K_LAYER: 0, K_HEAD: 0, K_HIDE: False, K_REHEAD: 12})
-url_state(
+settings = open_page(
     "pretrained",
+    {K_PAIR: "", K_LAYER: 0, K_HEAD: 0, K_HIDE: False, K_REHEAD: 12},
     {
         K_PAIR: lambda r: r[:PAIR_CHARS],
         K_LAYER: lambda r: parse_int(r, 0, 63),

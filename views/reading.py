@@ -102,13 +102,13 @@ layer = controls.selectbox(
     t("reading.layer"), range(L), key=K_LAYER, help=pickers_help, where=c_layer
 )
 head = controls.selectbox(t("reading.head"), range(nh), key=K_HEAD, help=pickers_help, where=c_head)
-mode = controls.radio(
-    t("reading.filter"),
+mode = controls.enum_radio(
+    "reading.filter",
     FILTERS,
-    format_func=lambda m: t(f"reading.filter.{m}"),
     key=K_FILTER,
     help=t("reading.filter_help"),
     where=c_filter,
+    horizontal=False,
 )
 if mode == "threshold":
     controls.select_slider(t("reading.threshold"), THRESHOLDS, key=K_THRESHOLD, where=c_amount)

@@ -53,13 +53,8 @@ st.latex(
 st.caption(t("scaling.variance_why"))
 
 c1, c2 = st.columns(2)
-controls.radio(
-    t("scaling.distribution"),
-    DISTRIBUTIONS,
-    format_func=lambda v: t(f"scaling.dist.{v}"),
-    key=K_DISTRIBUTION,
-    horizontal=True,
-    where=c1,
+controls.enum_radio(
+    "scaling.distribution", DISTRIBUTIONS, labels="scaling.dist", key=K_DISTRIBUTION, where=c1
 )
 controls.select_slider(
     t("scaling.samples"),

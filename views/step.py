@@ -5,7 +5,7 @@ import streamlit as st
 from ui import controls, widgets
 from ui.compute.step import head_steps
 from ui.i18n import t
-from ui.page import open_page, set_defaults, url_state
+from ui.page import open_page
 from ui.sections import step as sections
 from ui.state import parse_choice, parse_int
 
@@ -37,10 +37,9 @@ def _window_picker(key: str, size: int, label: str, help: str, where) -> tuple[i
     return start, min(start + WINDOW, size)
 
 
-settings = open_page("step")
-set_defaults({K_HEAD: 0, K_QUERY: 0, K_DIMS: 0, K_DK: 0, K_STAGE: STAGES[0]})
-url_state(
+settings = open_page(
     "step",
+    {K_HEAD: 0, K_QUERY: 0, K_DIMS: 0, K_DK: 0, K_STAGE: STAGES[0]},
     {
         K_HEAD: lambda r: parse_int(r, 0, 511),
         K_QUERY: lambda r: parse_int(r, 0, 511),

@@ -1,12 +1,11 @@
 """Train: a tiny encoder-decoder trained live on a toy task; its heads scrubbed and tried."""
 
-from ui.page import open_page, set_defaults, url_state
+from ui.page import open_page
 from ui.sections import train as sections
 
-settings = open_page("train")  # the sidebar's sentence and model are not used on this page
-sections.settle()  # a run that Stop was pressed for ends here, before anything is drawn
-set_defaults(sections.DEFAULTS)
-url_state("train", sections.URL_PARSERS)
+# the sidebar's sentence and model are not used on this page
+settings = open_page("train", sections.DEFAULTS, sections.URL_PARSERS)
+sections.settle()  # a run that Stop was pressed for ends here, before its sections are drawn
 sections.intro()
 sections.controls()
 sections.live_training()  # trains the run in progress, if any; reruns the page when it ends

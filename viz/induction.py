@@ -14,7 +14,7 @@ import plotly.graph_objects as go
 from .figure import figure, named_colorscale, style
 from .labels import escape_label, escape_labels
 from .lines import line_trace
-from .train import OKABE_ITO
+from .train import OKABE_ITO, alignment_curves
 
 EXACT = ".4g"
 RUN_DASH = ("dot", "solid")  # the 1-layer control dotted, the 2-layer model solid
@@ -87,38 +87,22 @@ def score_curves(
     title: str | None = None,
     height: int = 320,
 ) -> go.Figure:
-    """One line per head: its score (0..1) at every snapshot step. `scores` (steps, lines)."""
+    """One line per head: its score (0..1) at every snapshot step. `scores` (steps, lines):
+    the Train page's `alignment_curves` (lines, steps), steps first."""
     x = np.asarray(step)
     s = np.asarray(scores, dtype=np.float64)
     if s.ndim != 2 or s.shape[0] != x.shape[0]:
         raise ValueError(f"scores must be (steps, lines) = ({x.shape[0]}, n), got {s.shape}")
-    if len(names) != s.shape[1]:
-        raise ValueError(f"{s.shape[1]} lines but {len(names)} names")
-    data = [
-        line_trace(
-            x,
-            s[:, i],
-            name=name,
-            color=OKABE_ITO[i % len(OKABE_ITO)],
-            markers=True,
-            marker_size=5,
-            hovertemplate=f"%{{y:{EXACT}}}<extra>{escape_label(name)}</extra>",
-        )
-        for i, name in enumerate(names)
-    ]
-    layout = {
-        "xaxis": {"title": {"text": escape_label(step_label)}},
-        "yaxis": {"title": {"text": escape_label(value_label)}, "range": [-0.02, 1.02]},
-        "legend": {"orientation": "h", "yanchor": "bottom", "y": 1.02, "x": 0.0},
-        "hovermode": "x unified",
-    }
-    if marker_step is not None:
-        line = {"color": "rgba(128,128,128,0.8)", "dash": "dot", "width": 1.5}
-        layout["shapes"] = [
-            {"type": "line", "xref": "x", "yref": "y domain", "x0": marker_step}
-            | {"x1": marker_step, "y0": 0, "y1": 1, "line": line}
-        ]
-    return figure(data, style(layout, height=height, title=title))
+    return alignment_curves(
+        x,
+        s.T,
+        names,
+        marker_step=marker_step,
+        title=title,
+        step_label=step_label,
+        value_label=value_label,
+        height=height,
+    )
 
 
 def share_grid(

@@ -156,6 +156,7 @@ def alignment_curves(
     layout = {
         "xaxis": {"title": {"text": escape_label(step_label)}, "zeroline": False},
         "yaxis": {"title": {"text": escape_label(value_label)}, "range": [-0.02, 1.02]},
-        "shapes": [] if marker_step is None else [_marker(marker_step)],
     }
+    if marker_step is not None:
+        layout["shapes"] = [_marker(marker_step)]
     return figure(data, _curves_style(layout, height=height, title=title))

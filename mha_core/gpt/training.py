@@ -1,7 +1,7 @@
 """Train a small decoder-only model on a language-model task, live, and watch its heads form.
 
 `train_decoder("induction", n_layers=2, seed=0)` is what a learner gets by pressing Train. As in
-`train_toy` (mha_core/training.py, whose design this mirrors): `on_step(progress)` runs after
+`train_toy` (both trainers share `transformer/trainer.py`): `on_step(progress)` runs after
 every step (returning False stops training), every `snapshot_every` steps a
 `DecoderSnapshot` keeps the head scores, the loss and the accuracy on a fixed evaluation set,
 and the probe's attention; `DecoderTrainer.advance(n)` trains in chunks that together give
@@ -13,11 +13,8 @@ Reproducible: the weights come from the seeded `DecoderOnlyConfig`, the batches 
 
 from __future__ import annotations
 
-import copy
-import math
-import time
 from collections.abc import Callable
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from functools import cached_property
 from typing import NamedTuple
 
@@ -26,17 +23,17 @@ import torch
 import torch.nn.functional as F
 
 from ..transformer.threads import TRAIN_THREADS, _torch_threads
+from ..transformer.trainer import ChunkedTrainer, RunHistory, StepProgress, TrainingSettings
 from .interpret import HEAD_KINDS, head_scores
 from .model import DecoderOnly, DecoderOnlyConfig
 from .tasks import InductionTask, LMBatch, SeqToSeqLM, get_lm_task
 
-_DATA_CHUNK = 50  # batches drawn from the generator at once (fixed: it decides the data order)
 EVAL_SEED = 10_000  # the fixed evaluation set of the snapshots (the batches use `seed`)
 FRESH_SEED = 20_000  # `DecoderRun.accuracy`: sequences no snapshot or batch has seen
 
 
 @dataclass(frozen=True)
-class DecoderSettings:
+class DecoderSettings(TrainingSettings):
     """Every setting of a decoder training run (the arguments of `train_decoder`)."""
 
     task: str = "induction"
@@ -56,32 +53,14 @@ class DecoderSettings:
     eval_size: int = 128  # sequences in the fixed evaluation set of the snapshots
 
     def __post_init__(self) -> None:
-        for name in ("steps", "batch_size", "snapshot_every", "n_layers", "eval_size"):
-            v = getattr(self, name)
-            if not isinstance(v, int) or isinstance(v, bool) or v < 1:
-                raise ValueError(f"{name} must be a whole number >= 1, got {v!r}")
-        for name in ("warmup", "seed"):
-            v = getattr(self, name)
-            if not isinstance(v, int) or isinstance(v, bool) or v < 0:
-                raise ValueError(f"{name} must be a whole number >= 0, got {v!r}")
-        if not (isinstance(self.lr, int | float) and 0.0 < self.lr < 1.0):
-            raise ValueError(f"the learning rate must be a number between 0 and 1, got {self.lr!r}")
+        self._check_counts(("steps", "batch_size", "snapshot_every", "n_layers", "eval_size"), 1)
+        self._check_counts(("warmup", "seed"), 0)
+        self._check_lr()
         if not 0.0 < self.init_std < 1.0:
             raise ValueError(f"init_std must be in (0, 1), got {self.init_std!r}")
         if not 0.0 <= self.weight_decay < 1.0:
             raise ValueError(f"weight_decay must be in [0, 1), got {self.weight_decay!r}")
         get_lm_task(self.task)  # a readable error for an unknown task
-
-    def lr_at(self, step: int) -> float:
-        """Learning rate of optimiser step `step` (1-based): linear warm-up over `warmup` steps,
-        then a cosine decay to a tenth of `lr` at the last step (as `TrainSettings.lr_at`)."""
-        if step <= self.warmup:
-            return self.lr * step / self.warmup
-        p = (step - self.warmup) / max(1, self.steps - self.warmup)  # 0 -> 1
-        return self.lr * (0.1 + 0.9 * 0.5 * (1.0 + math.cos(math.pi * min(1.0, p))))
-
-    def as_dict(self) -> dict:
-        return asdict(self)
 
 
 class DecoderHistoryRow(NamedTuple):
@@ -94,20 +73,7 @@ class DecoderHistoryRow(NamedTuple):
     elapsed_s: float  # training wall time so far (seconds)
 
 
-class DecoderProgress(NamedTuple):
-    """What `on_step` receives after each step."""
-
-    step: int
-    steps: int  # the planned number of steps
-    loss: float
-    accuracy: float
-    lr: float
-    elapsed_s: float
-    snapshot: DecoderSnapshot | None  # the snapshot taken at this step, if any
-
-    @property
-    def fraction(self) -> float:
-        return self.step / self.steps
+DecoderProgress = StepProgress  # what `on_step` receives: a DecoderHistoryRow's fields, ...
 
 
 @dataclass(frozen=True, eq=False)
@@ -146,8 +112,11 @@ def accuracy_on(model: DecoderOnly, batch: LMBatch) -> float:
     return acc
 
 
-class DecoderTrainer:
+class DecoderTrainer(ChunkedTrainer):
     """A training run that advances in chunks; `train_decoder` runs one to the end."""
+
+    data_chunk = 50
+    row_type = DecoderHistoryRow
 
     def __init__(self, settings: DecoderSettings) -> None:
         self.settings = s = settings
@@ -167,78 +136,14 @@ class DecoderTrainer:
         self.optimizer = torch.optim.AdamW(
             self.model.parameters(), lr=s.lr, weight_decay=s.weight_decay, foreach=True
         )
-        self._generator = torch.Generator().manual_seed(s.seed)
-        self._data: LMBatch | None = None
-        self._history: list[DecoderHistoryRow] = []
-        self._elapsed = 0.0
-        self._stopped = False
         self.eval_batch = self.task.sample(s.eval_size, EVAL_SEED)
         self.score_batch = self.task.scoring_sample(s.eval_size, EVAL_SEED)
         self.probe = self.task.encode(self.task.probe)  # (T,)
-        with _torch_threads(TRAIN_THREADS):
-            self._snapshots: dict[int, DecoderSnapshot] = {0: self._snapshot(0)}
+        self._start()
 
-    @property
-    def step(self) -> int:
-        return len(self._history)
-
-    @property
-    def done(self) -> bool:
-        return self._stopped or self.step >= self.settings.steps
-
-    def _batch(self, step: int) -> LMBatch:
-        """The batch of 0-based step `step` (drawn in chunks from the seeded generator)."""
-        i = step % _DATA_CHUNK
-        if i == 0 or self._data is None:
-            self._data = self.task.sample(self.settings.batch_size * _DATA_CHUNK, self._generator)
-        sl = slice(i * self.settings.batch_size, (i + 1) * self.settings.batch_size)
-        d = self._data
-        return LMBatch(d.tokens[sl], d.predictable[sl], d.loss_mask[sl])
-
-    def advance(
-        self, n: int | None = None, on_step: Callable[[DecoderProgress], bool | None] | None = None
-    ) -> bool:
-        """Train up to `n` more steps (None: to the end). Return True when the run is done.
-
-        `on_step(progress)` runs after every step; if it returns False (not None), training
-        stops there for good.
-        """
-        if n is not None and (not isinstance(n, int) or isinstance(n, bool) or n < 0):
-            raise ValueError(f"n must be a whole number of steps >= 0, got {n!r}")
-        with _torch_threads(TRAIN_THREADS):
-            return self._advance(n, on_step)
-
-    def _advance(self, n: int | None, on_step) -> bool:
-        s = self.settings
-        stop_at = s.steps if n is None else min(s.steps, self.step + n)
-        model, opt = self.model, self.optimizer
-        model.train()
-        while not self.done and self.step < stop_at:
-            t0 = time.perf_counter()
-            step = self.step + 1
-            lr = s.lr_at(step)
-            for group in opt.param_groups:
-                group["lr"] = lr
-            b = self._batch(step - 1)
-            loss, acc = _lm_loss(model(b.tokens).logits, b)
-            opt.zero_grad(set_to_none=True)
-            loss.backward()
-            opt.step()
-            snap = None
-            last = step == s.steps
-            if step % s.snapshot_every == 0 or last:
-                snap = self._snapshots[step] = self._snapshot(step)
-            self._elapsed += time.perf_counter() - t0  # on_step's own time is not counted
-            row = DecoderHistoryRow(step, loss.item(), acc, lr, self._elapsed)
-            self._history.append(row)
-            if on_step is not None:
-                progress = DecoderProgress(step, s.steps, row.loss, acc, lr, row.elapsed_s, snap)
-                if on_step(progress) is False:
-                    self._stopped = not last
-                    if step not in self._snapshots:
-                        self._snapshots[step] = self._snapshot(step)
-                    break
-        return self.done
+    def _loss(self, b: LMBatch) -> tuple[torch.Tensor, tuple[float]]:
+        loss, acc = _lm_loss(self.model(b.tokens).logits, b)
+        return loss, (acc,)
 
     @torch.no_grad()
     def _snapshot(self, step: int) -> DecoderSnapshot:
@@ -255,19 +160,11 @@ class DecoderTrainer:
 
     def result(self) -> DecoderRun:
         """The run so far. Unless training is done, the model is a copy (training goes on)."""
-        return DecoderRun(
-            task=self.task,
-            settings=self.settings,
-            model=self.model if self.done else copy.deepcopy(self.model),
-            history=tuple(self._history),
-            snapshots=dict(self._snapshots),
-            probe=self.probe.clone(),
-            stopped=self._stopped,
-        )
+        return DecoderRun(**self._run_fields(), probe=self.probe.clone())
 
 
 @dataclass(frozen=True, eq=False)
-class DecoderRun:
+class DecoderRun(RunHistory):
     """A (finished or stopped) decoder training run."""
 
     task: InductionTask | SeqToSeqLM
@@ -277,14 +174,6 @@ class DecoderRun:
     snapshots: dict[int, DecoderSnapshot]  # step -> snapshot, in step order
     probe: torch.Tensor  # (T,) the probe's token ids
     stopped: bool
-
-    @property
-    def steps_done(self) -> int:
-        return len(self.history)
-
-    @property
-    def elapsed_s(self) -> float:
-        return self.history[-1].elapsed_s if self.history else 0.0
 
     @cached_property
     def accuracy(self) -> float:

@@ -299,21 +299,22 @@ class MultiHeadAttention(nn.Module):
         if n_kv == nh:
             qkv = qkv.view(B, T, 3, nh, hs).permute(2, 0, 3, 1, 4)  # (3, B, nh, T, hs)
             return qkv.unbind(0)  # (B, nh, T, hs) each
-        q, k, v = qkv.split(self._sizes, dim=-1)  # (B, T, C), (B, T, n_kv hs) x 2
-        q = q.view(B, T, nh, hs).transpose(1, 2)  # (B, nh, T, hs)
-        k = k.view(B, T, n_kv, hs).transpose(1, 2)  # (B, n_kv, T, hs)
-        v = v.view(B, T, n_kv, hs).transpose(1, 2)  # (B, n_kv, T, hs)
-        return q, k, v
+        return self._split_heads(*qkv.split(self._sizes, dim=-1))  # (B, T, C), (B, T, n_kv hs) x 2
 
     def cross_attention_heads(
         self, query: torch.Tensor, key: torch.Tensor, value: torch.Tensor
     ) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
         """Q from the query, K and V from the key and value (one fused K/V projection when they
         are the same tensor), each split into heads: (B, nh, Tq, hs), (B, n_kv, Tk, hs) x 2."""
-        B, Tq, _ = query.shape
-        Tk = key.shape[1]
+        return self._split_heads(*self._project(query, key, value))
+
+    def _split_heads(
+        self, q: torch.Tensor, k: torch.Tensor, v: torch.Tensor
+    ) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+        """(B, Tq, C) Q and (B, Tk, n_kv hs) K, V split into heads."""
+        B, Tq, _ = q.shape
+        Tk = k.shape[1]
         nh, n_kv, hs = self.n_heads, self.n_kv_heads, self.d_k
-        q, k, v = self._project(query, key, value)  # (B, Tq, C), (B, Tk, n_kv hs) x 2
         q = q.view(B, Tq, nh, hs).transpose(1, 2)  # (B, nh, Tq, hs)
         k = k.view(B, Tk, n_kv, hs).transpose(1, 2)  # (B, n_kv, Tk, hs)
         v = v.view(B, Tk, n_kv, hs).transpose(1, 2)  # (B, n_kv, Tk, hs)

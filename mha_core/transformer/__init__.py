@@ -1,5 +1,6 @@
 """The encoder-decoder Transformer: its layers (`layers`), the model and greedy decoding
-(`model`), the toy tasks (`toy_tasks`), toy training (`training`) and using a trained run
+(`model`), the toy tasks (`toy_tasks`), toy training (`training`, on the chunked, stoppable
+loop of `trainer` that the GPT decoder's training shares) and using a trained run
 (`prediction`)."""
 
 from .layers import DecoderLayer, DecoderLayerTrace, EncoderLayer, EncoderLayerTrace

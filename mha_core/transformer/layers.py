@@ -157,47 +157,14 @@ class DecoderLayerTrace:
 
 # --- layers ----------------------------------------------------------------------------------
 class _Layer(nn.Module):
-    """What encoder and decoder layers share: the feed-forward block and its settings."""
+    """What encoder and decoder layers share: their parameters (torch's names and order), the
+    feed-forward block and the Add & Norm around each sub-layer.
 
-    def __init__(self, d_model, n_heads, d_ff, dropout, activation, norm_first, layer_norm_eps):
-        super().__init__()
-        _check_layer_args(d_model, n_heads, d_ff, dropout, activation, layer_norm_eps)
-        self.d_model, self.n_heads, self.d_ff = d_model, n_heads, d_ff
-        self.activation_name, self.norm_first = activation, bool(norm_first)
-        self.activation = _ACTIVATION_FNS[activation]
-
-    def _feed_forward(self, h: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
-        hidden = self.activation(self.linear1(h))  # (B, T, F)
-        return hidden, self.linear2(self.dropout(hidden))  # (B, T, C)
-
-    @classmethod
-    def _torch_kwargs(cls, layer: nn.Module) -> dict:
-        return dict(
-            d_model=layer.self_attn.embed_dim,
-            n_heads=layer.self_attn.num_heads,
-            d_ff=layer.linear1.out_features,
-            dropout=layer.dropout.p,
-            activation=_activation_name(layer.activation),
-            norm_first=layer.norm_first,
-            layer_norm_eps=layer.norm1.eps,
-            bias=layer.linear1.bias is not None,
-            seed=0,
-        )
-
-    def _copy_from(self, layer: nn.Module) -> None:
-        p = next(layer.parameters())
-        self.to(device=p.device, dtype=p.dtype)
-        self.load_state_dict(layer.state_dict())
-        self.train(layer.training)
-
-
-class EncoderLayer(_Layer):
-    """Self-attention + feed-forward, each wrapped in residual + LayerNorm (+ dropout).
-
-    Same parameters as `torch.nn.TransformerEncoderLayer(d_model, n_heads, d_ff, dropout,
-    activation, layer_norm_eps, batch_first=True, norm_first)`; `dropout` also applies to the
-    attention weights (training mode only), as in torch.
+    Same parameters as `torch.nn.TransformerEncoderLayer` / `TransformerDecoderLayer`; `dropout`
+    also applies to the attention weights (training mode only), as in torch.
     """
+
+    _cross = False  # a decoder layer also attends over the encoder's memory
 
     def __init__(
         self,
@@ -212,28 +179,78 @@ class EncoderLayer(_Layer):
         bias: bool = True,
         seed: int | None = 0,
     ) -> None:
+        super().__init__()
         d_ff = 4 * d_model if d_ff is None else d_ff
-        super().__init__(d_model, n_heads, d_ff, dropout, activation, norm_first, layer_norm_eps)
+        _check_layer_args(d_model, n_heads, d_ff, dropout, activation, layer_norm_eps)
+        self.d_model, self.n_heads, self.d_ff = d_model, n_heads, d_ff
+        self.activation_name, self.norm_first = activation, bool(norm_first)
+        self.activation = _ACTIVATION_FNS[activation]
         g = _generator(seed)
-        self.self_attn = MultiHeadAttention(
-            d_model, n_heads, dropout=dropout, bias=bias, seed=_draw_seed(g)
-        )
+        attn = dict(dropout=dropout, bias=bias)
+        self.self_attn = MultiHeadAttention(d_model, n_heads, seed=_draw_seed(g), **attn)
+        if self._cross:
+            self.multihead_attn = MultiHeadAttention(d_model, n_heads, seed=_draw_seed(g), **attn)
         self.linear1 = nn.Linear(d_model, d_ff, bias=bias)
         self.dropout = nn.Dropout(dropout)
         self.linear2 = nn.Linear(d_ff, d_model, bias=bias)
-        self.norm1 = nn.LayerNorm(d_model, eps=layer_norm_eps, bias=bias)
-        self.norm2 = nn.LayerNorm(d_model, eps=layer_norm_eps, bias=bias)
-        self.dropout1 = nn.Dropout(dropout)
-        self.dropout2 = nn.Dropout(dropout)
+        n_sub = 3 if self._cross else 2  # sub-layers, each with its own norm and dropout
+        for i in range(1, n_sub + 1):
+            setattr(self, f"norm{i}", nn.LayerNorm(d_model, eps=layer_norm_eps, bias=bias))
+        for i in range(1, n_sub + 1):
+            setattr(self, f"dropout{i}", nn.Dropout(dropout))
         _init_linear(self.linear1, g)
         _init_linear(self.linear2, g)
 
     @classmethod
-    def from_torch(cls, layer: nn.TransformerEncoderLayer) -> EncoderLayer:
-        """Copy a `torch.nn.TransformerEncoderLayer` (either batch_first; ours is batch-first)."""
-        ours = cls(**cls._torch_kwargs(layer))
-        ours._copy_from(layer)
+    def from_torch(cls, layer: nn.Module):
+        """Copy a `torch.nn.TransformerEncoderLayer` (for `EncoderLayer`) or
+        `TransformerDecoderLayer` (for `DecoderLayer`), either batch_first; ours is batch-first."""
+        ours = cls(
+            d_model=layer.self_attn.embed_dim,
+            n_heads=layer.self_attn.num_heads,
+            d_ff=layer.linear1.out_features,
+            dropout=layer.dropout.p,
+            activation=_activation_name(layer.activation),
+            norm_first=layer.norm_first,
+            layer_norm_eps=layer.norm1.eps,
+            bias=layer.linear1.bias is not None,
+            seed=0,
+        )
+        p = next(layer.parameters())
+        ours.to(device=p.device, dtype=p.dtype)
+        ours.load_state_dict(layer.state_dict())
+        ours.train(layer.training)
         return ours
+
+    def _add_norm(
+        self, i: int, stream: torch.Tensor, out: torch.Tensor
+    ) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+        """Add & Norm around sub-layer i (1-based) that is not the last: the residual sum, its
+        norm (post-norm: norm i, the layer's stream; pre-norm: norm i + 1, the next sub-layer's
+        input) and the stream the next sub-layer adds to."""
+        residual = stream + getattr(self, f"dropout{i}")(out)  # (B, T, C)
+        normed = getattr(self, f"norm{i + 1 if self.norm_first else i}")(residual)  # (B, T, C)
+        return residual, normed, (residual if self.norm_first else normed)
+
+    def _feed_forward(
+        self, i: int, stream: torch.Tensor, h: torch.Tensor
+    ) -> tuple[torch.Tensor, ...]:
+        """The feed-forward sub-layer (the last, i) on its input h, with its Add & Norm:
+        (hidden, out, residual, output)."""
+        hidden = self.activation(self.linear1(h))  # (B, T, F)
+        out = self.linear2(self.dropout(hidden))  # (B, T, C)
+        residual = stream + getattr(self, f"dropout{i}")(out)  # (B, T, C)
+        output = residual if self.norm_first else getattr(self, f"norm{i}")(residual)  # (B, T, C)
+        return hidden, out, residual, output
+
+
+class EncoderLayer(_Layer):
+    """Self-attention + feed-forward, each wrapped in residual + LayerNorm (+ dropout).
+
+    Same parameters as `torch.nn.TransformerEncoderLayer(d_model, n_heads, d_ff, dropout,
+    activation, layer_norm_eps, batch_first=True, norm_first)`; `dropout` also applies to the
+    attention weights (training mode only), as in torch.
+    """
 
     def forward(
         self,
@@ -248,13 +265,8 @@ class EncoderLayer(_Layer):
         _check_padding(key_padding_mask, B, T, "key_padding_mask")
         attn_in = self.norm1(x) if self.norm_first else x  # (B, T, C)
         sa = self.self_attn(attn_in, mask=mask, key_padding_mask=key_padding_mask)
-        attn_residual = x + self.dropout1(sa.output)  # (B, T, C)
-        norm = self.norm2 if self.norm_first else self.norm1
-        attn_normed = norm(attn_residual)  # (B, T, C)
-        ff_hidden, ff_out = self._feed_forward(attn_normed)  # (B, T, F), (B, T, C)
-        stream = attn_residual if self.norm_first else attn_normed
-        ff_residual = stream + self.dropout2(ff_out)  # (B, T, C)
-        output = ff_residual if self.norm_first else self.norm2(ff_residual)  # (B, T, C)
+        attn_residual, attn_normed, stream = self._add_norm(1, x, sa.output)  # (B, T, C) each
+        ff_hidden, ff_out, ff_residual, output = self._feed_forward(2, stream, attn_normed)
         return EncoderLayerTrace(
             norm_first=self.norm_first,
             x=x,
@@ -275,46 +287,7 @@ class DecoderLayer(_Layer):
     `torch.nn.TransformerDecoderLayer(..., batch_first=True)`.
     """
 
-    def __init__(
-        self,
-        d_model: int,
-        n_heads: int,
-        *,
-        d_ff: int | None = None,
-        dropout: float = 0.0,
-        activation: str = "relu",
-        norm_first: bool = False,
-        layer_norm_eps: float = 1e-5,
-        bias: bool = True,
-        seed: int | None = 0,
-    ) -> None:
-        d_ff = 4 * d_model if d_ff is None else d_ff
-        super().__init__(d_model, n_heads, d_ff, dropout, activation, norm_first, layer_norm_eps)
-        g = _generator(seed)
-        self.self_attn = MultiHeadAttention(
-            d_model, n_heads, dropout=dropout, bias=bias, seed=_draw_seed(g)
-        )
-        self.multihead_attn = MultiHeadAttention(
-            d_model, n_heads, dropout=dropout, bias=bias, seed=_draw_seed(g)
-        )
-        self.linear1 = nn.Linear(d_model, d_ff, bias=bias)
-        self.dropout = nn.Dropout(dropout)
-        self.linear2 = nn.Linear(d_ff, d_model, bias=bias)
-        self.norm1 = nn.LayerNorm(d_model, eps=layer_norm_eps, bias=bias)
-        self.norm2 = nn.LayerNorm(d_model, eps=layer_norm_eps, bias=bias)
-        self.norm3 = nn.LayerNorm(d_model, eps=layer_norm_eps, bias=bias)
-        self.dropout1 = nn.Dropout(dropout)
-        self.dropout2 = nn.Dropout(dropout)
-        self.dropout3 = nn.Dropout(dropout)
-        _init_linear(self.linear1, g)
-        _init_linear(self.linear2, g)
-
-    @classmethod
-    def from_torch(cls, layer: nn.TransformerDecoderLayer) -> DecoderLayer:
-        """Copy a `torch.nn.TransformerDecoderLayer` (either batch_first; ours is batch-first)."""
-        ours = cls(**cls._torch_kwargs(layer))
-        ours._copy_from(layer)
-        return ours
+    _cross = True
 
     @property
     def cross_attn(self) -> MultiHeadAttention:
@@ -340,29 +313,19 @@ class DecoderLayer(_Layer):
         B, T, _ = y.shape
         if memory.shape[0] != B:
             raise ValueError(f"memory has batch size {memory.shape[0]}, the target has {B}")
-        S = memory.shape[1]
         _check_padding(tgt_key_padding_mask, B, T, "tgt_key_padding_mask")
-        _check_padding(memory_key_padding_mask, B, S, "memory_key_padding_mask")
-        pre = self.norm_first
+        _check_padding(memory_key_padding_mask, B, memory.shape[1], "memory_key_padding_mask")
 
-        self_in = self.norm1(y) if pre else y  # (B, T, C)
+        self_in = self.norm1(y) if self.norm_first else y  # (B, T, C)
         sa = self.self_attn(self_in, mask=tgt_mask, key_padding_mask=tgt_key_padding_mask)
-        self_residual = y + self.dropout1(sa.output)  # (B, T, C)
-        self_normed = (self.norm2 if pre else self.norm1)(self_residual)  # (B, T, C)
-
+        self_residual, self_normed, stream = self._add_norm(1, y, sa.output)  # (B, T, C) each
         ca = self.multihead_attn(
             self_normed, memory, memory, key_padding_mask=memory_key_padding_mask
         )  # (B, nh, T, S) weights
-        stream = self_residual if pre else self_normed
-        cross_residual = stream + self.dropout2(ca.output)  # (B, T, C)
-        cross_normed = (self.norm3 if pre else self.norm2)(cross_residual)  # (B, T, C)
-
-        ff_hidden, ff_out = self._feed_forward(cross_normed)  # (B, T, F), (B, T, C)
-        stream = cross_residual if pre else cross_normed
-        ff_residual = stream + self.dropout3(ff_out)  # (B, T, C)
-        output = ff_residual if pre else self.norm3(ff_residual)  # (B, T, C)
+        cross_residual, cross_normed, stream = self._add_norm(2, stream, ca.output)
+        ff_hidden, ff_out, ff_residual, output = self._feed_forward(3, stream, cross_normed)
         return DecoderLayerTrace(
-            norm_first=pre,
+            norm_first=self.norm_first,
             y=y,
             memory=memory,
             self_in=self_in,

@@ -15,11 +15,8 @@ same number of torch threads).
 
 from __future__ import annotations
 
-import copy
-import math
-import time
 from collections.abc import Callable
-from dataclasses import asdict, dataclass, replace
+from dataclasses import dataclass, replace
 from typing import NamedTuple
 
 import numpy as np
@@ -28,13 +25,12 @@ import torch.nn.functional as F
 
 from ..layer.config import check_heads, check_seed
 from .model import EncoderDecoder, EncoderDecoderConfig
-from .threads import TRAIN_THREADS, _torch_threads
 from .toy_tasks import PAD, ToyBatch, ToyTask, get_task
+from .trainer import ChunkedTrainer, RunHistory, StepProgress, TrainingSettings
 
-_DATA_CHUNK = 100  # batches drawn from the generator at once (fixed: it decides the data order)
 
 @dataclass(frozen=True)
-class TrainSettings:
+class TrainSettings(TrainingSettings):
     """Every setting of a toy training run, with the page's defaults (tuned so that reversal
     reaches >= 99% exact-sequence accuracy) and their validation."""
 
@@ -54,33 +50,16 @@ class TrainSettings:
     def __post_init__(self) -> None:
         get_task(self.task)  # unknown task: a message naming the tasks
         check_heads(self.d_model, self.n_heads)  # the learner-readable message first
-        for name in ("steps", "batch_size", "snapshot_every", "n_layers", "d_ff"):
-            v = getattr(self, name)
-            if name == "d_ff" and v is None:
-                continue
-            if not isinstance(v, int) or isinstance(v, bool) or v < 1:
-                raise ValueError(f"{name} must be a whole number >= 1, got {v!r}")
-        if not isinstance(self.warmup, int) or isinstance(self.warmup, bool) or self.warmup < 0:
-            raise ValueError(f"warmup must be a whole number >= 0, got {self.warmup!r}")
+        d_ff = () if self.d_ff is None else ("d_ff",)  # None: 2 * d_model (see `resolved`)
+        self._check_counts(("steps", "batch_size", "snapshot_every", "n_layers", *d_ff), 1)
+        self._check_counts(("warmup",), 0)
         check_seed(self.seed)
-        if not (isinstance(self.lr, int | float) and 0.0 < self.lr < 1.0):
-            raise ValueError(f"the learning rate must be a number between 0 and 1, got {self.lr!r}")
+        self._check_lr()
 
     def resolved(self) -> TrainSettings:
         """The settings a run uses: d_ff filled in (2 * d_model), warm-up capped at `steps`."""
         d_ff = 2 * self.d_model if self.d_ff is None else self.d_ff
         return replace(self, d_ff=d_ff, warmup=min(self.warmup, self.steps))
-
-    def lr_at(self, step: int) -> float:
-        """Learning rate for optimiser step `step` (1-based): linear warm-up over `warmup`
-        steps, then a cosine decay to a tenth of `lr` at the last step."""
-        if step <= self.warmup:
-            return self.lr * step / self.warmup
-        p = (step - self.warmup) / max(1, self.steps - self.warmup)  # 0 -> 1
-        return self.lr * (0.1 + 0.9 * 0.5 * (1.0 + math.cos(math.pi * min(1.0, p))))
-
-    def as_dict(self) -> dict:
-        return asdict(self)
 
 
 class HistoryRow(NamedTuple):
@@ -94,22 +73,7 @@ class HistoryRow(NamedTuple):
     elapsed_s: float  # training wall time so far (seconds)
 
 
-class TrainProgress(NamedTuple):
-    """What `on_step` receives after each step."""
-
-    step: int
-    steps: int  # the planned number of steps
-    loss: float
-    token_acc: float
-    exact_acc: float
-    lr: float
-    elapsed_s: float
-    snapshot: AttentionSnapshot | None  # the snapshot taken at this step, if any
-
-    @property
-    def fraction(self) -> float:
-        """Share of the planned steps done, 0..1 (for a progress bar)."""
-        return self.step / self.steps
+TrainProgress = StepProgress  # what `on_step` receives: a HistoryRow's fields, steps, snapshot
 
 
 @dataclass(frozen=True, eq=False)
@@ -129,7 +93,7 @@ class AttentionSnapshot:
 
 
 @dataclass(frozen=True, eq=False)
-class ToyRun:
+class ToyRun(RunHistory):
     """A (finished or stopped) training run: model, settings, history, snapshots."""
 
     task: ToyTask
@@ -141,14 +105,6 @@ class ToyRun:
     probe_tgt_in: tuple[str, ...]  # decoder inputs (query rows): <bos>, then the target
     probe_tgt_out: tuple[str, ...]  # what each decoder row should predict: target, <eos>
     stopped: bool  # True if on_step stopped it before `settings.steps`
-
-    @property
-    def steps_done(self) -> int:
-        return len(self.history)
-
-    @property
-    def elapsed_s(self) -> float:
-        return self.history[-1].elapsed_s if self.history else 0.0
 
     @property
     def snapshot_steps(self) -> tuple[int, ...]:
@@ -179,12 +135,15 @@ def suggested_lr(d_model: int, n_layers: int) -> float:
     return DEFAULTS.lr * min(1.0, DEFAULTS.d_model / d_model) / n_layers
 
 
-class ToyTrainer:
+class ToyTrainer(ChunkedTrainer):
     """A training run that advances in chunks; `train_toy` runs one to the end.
 
     `advance(n, on_step)` trains up to n more steps; `result()` gives the `ToyRun` so far.
     Calling `advance` in chunks gives exactly the history of one uninterrupted run.
     """
+
+    data_chunk = 100
+    row_type = HistoryRow
 
     def __init__(self, settings: TrainSettings | None = None, **overrides) -> None:
         """`settings` (default: the page's), with any field replaced by a keyword, e.g.
@@ -208,11 +167,6 @@ class ToyTrainer:
         self.optimizer = torch.optim.Adam(
             self.model.parameters(), lr=s.lr, betas=(0.9, 0.98), eps=1e-9, foreach=True
         )
-        self._generator = torch.Generator().manual_seed(s.seed)
-        self._data: ToyBatch | None = None
-        self._history: list[HistoryRow] = []
-        self._elapsed = 0.0
-        self._stopped = False
         probe = self.task.batch([self.task.probe])
         W = len(self.task.probe) + 1  # no padding in the probe
         self._probe = ToyBatch(
@@ -221,88 +175,16 @@ class ToyTrainer:
             tgt_out=probe.tgt_out[:, :W],
             lengths=probe.lengths,
         )
-        with _torch_threads(TRAIN_THREADS):
-            self._snapshots: dict[int, AttentionSnapshot] = {0: self._snapshot(0)}
+        self._start()
 
-    # --- state ------------------------------------------------------------------------------
-    @property
-    def step(self) -> int:
-        """Optimiser steps done so far."""
-        return len(self._history)
-
-    @property
-    def done(self) -> bool:
-        return self._stopped or self.step >= self.settings.steps
-
-    def _batch(self, step: int) -> ToyBatch:
-        """The training batch of 0-based step `step` (drawn in chunks from the generator)."""
-        i = step % _DATA_CHUNK
-        if i == 0 or self._data is None:
-            self._data = self.task.sample(self.settings.batch_size * _DATA_CHUNK, self._generator)
-        bs = self.settings.batch_size
-        sl = slice(i * bs, (i + 1) * bs)
-        d = self._data
-        return ToyBatch(d.src[sl], d.tgt_in[sl], d.tgt_out[sl], d.lengths[sl])
-
-    # --- training ---------------------------------------------------------------------------
-    def advance(
-        self, n: int | None = None, on_step: Callable[[TrainProgress], bool | None] | None = None
-    ) -> bool:
-        """Train up to `n` more steps (None: to the end). Return True when the run is done.
-
-        `on_step(progress)` runs after every step; if it returns False (not None), training
-        stops there for good: a run stopped after k steps has k history rows.
-        """
-        if n is not None and (not isinstance(n, int) or n < 0):
-            raise ValueError(f"n must be a whole number of steps >= 0, got {n!r}")
-        with _torch_threads(TRAIN_THREADS):
-            return self._advance(n, on_step)
-
-    def _advance(self, n: int | None, on_step) -> bool:
-        s = self.settings
-        stop_at = s.steps if n is None else min(s.steps, self.step + n)
-        model, opt = self.model, self.optimizer
-        model.train()
-        while not self.done and self.step < stop_at:
-            t0 = time.perf_counter()
-            step = self.step + 1
-            lr = s.lr_at(step)
-            for group in opt.param_groups:
-                group["lr"] = lr
-            b = self._batch(step - 1)
-            logits = model(
-                b.src, b.tgt_in, src_key_padding_mask=b.src_pad, tgt_key_padding_mask=b.tgt_pad
-            ).logits  # (B, T, V)
-            loss = F.cross_entropy(logits.flatten(0, 1), b.tgt_out.flatten(), ignore_index=PAD)
-            opt.zero_grad(set_to_none=True)
-            loss.backward()
-            opt.step()
-            with torch.no_grad():
-                token_acc, exact_acc = self.task.score(logits.argmax(-1), b)
-            snap = None
-            last = step == s.steps
-            if step % s.snapshot_every == 0 or last:
-                snap = self._snapshots[step] = self._snapshot(step)
-            self._elapsed += time.perf_counter() - t0  # on_step's own time is not counted
-            row = HistoryRow(step, loss.item(), token_acc, exact_acc, lr, self._elapsed)
-            self._history.append(row)
-            if on_step is not None:
-                progress = TrainProgress(
-                    step=step,
-                    steps=s.steps,
-                    loss=row.loss,
-                    token_acc=token_acc,
-                    exact_acc=exact_acc,
-                    lr=lr,
-                    elapsed_s=row.elapsed_s,
-                    snapshot=snap,
-                )
-                if on_step(progress) is False:
-                    self._stopped = not last
-                    if step not in self._snapshots:
-                        self._snapshots[step] = self._snapshot(step)
-                    break
-        return self.done
+    def _loss(self, b: ToyBatch) -> tuple[torch.Tensor, tuple[float, float]]:
+        logits = self.model(
+            b.src, b.tgt_in, src_key_padding_mask=b.src_pad, tgt_key_padding_mask=b.tgt_pad
+        ).logits  # (B, T, V)
+        loss = F.cross_entropy(logits.flatten(0, 1), b.tgt_out.flatten(), ignore_index=PAD)
+        with torch.no_grad():
+            token_acc, exact_acc = self.task.score(logits.argmax(-1), b)
+        return loss, (token_acc, exact_acc)
 
     @torch.no_grad()
     def _snapshot(self, step: int) -> AttentionSnapshot:
@@ -329,15 +211,10 @@ class ToyTrainer:
         """The run so far. Unless training is done, the model is a copy (training goes on)."""
         vocab, p = self.task.vocab, self._probe
         return ToyRun(
-            task=self.task,
-            settings=self.settings,
-            model=self.model if self.done else copy.deepcopy(self.model),
-            history=tuple(self._history),
-            snapshots=dict(self._snapshots),
+            **self._run_fields(),
             probe_src=tuple(vocab[i] for i in p.src[0].tolist()),
             probe_tgt_in=tuple(vocab[i] for i in p.tgt_in[0].tolist()),
             probe_tgt_out=tuple(vocab[i] for i in p.tgt_out[0].tolist()),
-            stopped=self._stopped,
         )
 
 

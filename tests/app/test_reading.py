@@ -15,18 +15,7 @@ import pytest
 import torch
 
 import mha_core
-from mha_core.interpret import (
-    CATEGORIES,
-    CLARK_2019,
-    attention_shares,
-    corpus_statistics,
-    head_ablation,
-    load_corpus,
-    query_key_map,
-    rollout,
-    row_shares,
-    value_norms,
-)
+from mha_core import interpret
 from mha_core.pretrained import layer_trace
 from tests.helpers.app import figure, page_text, plotly_array, run_app, shared
 from tests.helpers.inputs import RAW_MARKUP, TEXTS
@@ -106,24 +95,25 @@ def test_default_view_shows_every_view_with_the_cores_numbers(model, trace):
     np.testing.assert_array_equal(
         _z(figure(at, "reading.fig.weights")), attn[0, 0].astype(np.float32)
     )
-    norms = row_shares(value_norms(model, trace)).numpy()
+    norms = interpret.row_shares(interpret.value_norms(model, trace)).numpy()
     np.testing.assert_allclose(_z(figure(at, "reading.fig.norms")), norms[0, 0], rtol=1e-6)
     assert figure(at, "reading.fig.norms")["layout"]["xaxis"]["ticktext"] == tokens
     # per-layer shares on [CLS], [SEP], punctuation under both
     bars = [d for d in figure(at, "reading.fig.layer_shares")["data"] if d["type"] == "bar"]
-    w = attention_shares(attn, tokens).mean(-1)
-    n = attention_shares(norms, tokens).mean(-1)
+    w = interpret.attention_shares(attn, tokens).mean(-1)
+    n = interpret.attention_shares(norms, tokens).mean(-1)
     for k, (m, c) in enumerate([(m, c) for m in (w, n) for c in ("cls", "sep", "punct")]):
-        np.testing.assert_allclose(plotly_array(bars[k]["y"]), m[CATEGORIES.index(c)], rtol=1e-6)
+        row = m[interpret.CATEGORIES.index(c)]
+        np.testing.assert_allclose(plotly_array(bars[k]["y"]), row, rtol=1e-6)
     # rollout after layer 0 and the raw head-averaged attention of layer 0
-    roll = rollout(trace.attentions).numpy()
+    roll = interpret.rollout(trace.attentions).numpy()
     np.testing.assert_allclose(_z(figure(at, "reading.fig.rollout")), roll[0], rtol=1e-6)
     np.testing.assert_allclose(_z(figure(at, "reading.fig.raw")), attn[0].mean(0), rtol=1e-6)
     feeds = figure(at, "reading.fig.feeds")["data"]
     np.testing.assert_allclose(plotly_array(feeds[0]["y"]), roll[-1, 0], rtol=1e-6)
     np.testing.assert_allclose(plotly_array(feeds[1]["y"]), roll[-1].mean(0), rtol=1e-6)
     # head importance, and the picked head's pattern beside it
-    imp = head_ablation(model, trace)
+    imp = interpret.head_ablation(model, trace)
     np.testing.assert_allclose(_z(figure(at, "reading.fig.importance")), imp, rtol=1e-9)
     np.testing.assert_array_equal(
         _z(figure(at, "reading.fig.ablated_head")), attn[0, 0].astype(np.float32)
@@ -132,7 +122,7 @@ def test_default_view_shows_every_view_with_the_cores_numbers(model, trace):
     assert f"layer {hi[0]}, head {hi[1]} (1 − cos = {num(imp[hi], 4)})" in _captions(at)
     # the query/key map of layer 0, head 0 (keys translated by default)
     att = layer_trace(model, trace, 0)
-    m = query_key_map(att.q[0, 0].numpy(), att.k[0, 0].numpy(), translate_keys=True)
+    m = interpret.query_key_map(att.q[0, 0].numpy(), att.k[0, 0].numpy(), translate_keys=True)
     pts = [d for d in figure(at, "reading.fig.qk")["data"] if d.get("mode") == "markers+text"]
     np.testing.assert_allclose(plotly_array(pts[0]["x"]), m.queries[:, 0], rtol=1e-6, atol=1e-9)
     np.testing.assert_allclose(plotly_array(pts[1]["y"]), m.keys[:, 1], rtol=1e-6, atol=1e-9)
@@ -223,10 +213,10 @@ def test_rollout_without_residual_and_query_key_map_controls(model, trace):
             "reading.qk_query": 3,
         }
     )
-    roll = rollout(trace.attentions, residual=False).numpy()
+    roll = interpret.rollout(trace.attentions, residual=False).numpy()
     np.testing.assert_allclose(_z(figure(at, "reading.fig.rollout")), roll[4], rtol=1e-6)
     att = layer_trace(model, trace, 4)
-    m = query_key_map(att.q[0, 2].numpy(), att.k[0, 2].numpy(), translate_keys=False)
+    m = interpret.query_key_map(att.q[0, 2].numpy(), att.k[0, 2].numpy(), translate_keys=False)
     fig = figure(at, "reading.fig.qk")
     pts = [d for d in fig["data"] if d.get("mode") == "markers+text"]
     np.testing.assert_allclose(plotly_array(pts[1]["x"]), m.keys[:, 0], rtol=1e-6, atol=1e-9)
@@ -294,12 +284,12 @@ def test_corpus_view_on_a_few_sentences(monkeypatch, model):
     import ui.compute.reading as compute
 
     monkeypatch.setattr(compute, "CORPUS_LIMIT", 3)
-    sentences = load_corpus()[:3]
+    sentences = interpret.load_corpus()[:3]
     at = _run()
     assert at.button(key="reading.corpus_button").label == EN["reading.corpus.run"].format(n=3)
     at.button(key="reading.corpus_button").click().run()
     assert not at.exception, at.exception
-    stats = corpus_statistics(model, sentences)
+    stats = interpret.corpus_statistics(model, sentences)
     bars = [d for d in figure(at, "reading.fig.corpus")["data"] if d["type"] == "bar"]
     cats = ("cls", "sep", "punct", "prev", "next")
     assert len(bars) == 2 * len(cats)
@@ -307,7 +297,7 @@ def test_corpus_view_on_a_few_sentences(monkeypatch, model):
         np.testing.assert_allclose(plotly_array(bars[k]["y"]), stats.layer_share(c, measure))
     tables = [json.dumps(tb.value.to_dict(), ensure_ascii=False) for tb in at.table]
     assert len(tables) == 2
-    for i in range(len(CLARK_2019)):
+    for i in range(len(interpret.CLARK_2019)):
         assert EN[f"reading.clark.{i}"] in tables[1]
     assert f"{stats.n_sentences} sentences, {stats.n_tokens} WordPiece tokens" in page_text(at)
     assert "Clark" in page_text(at) and "https://aclanthology.org/W19-4828" in page_text(at)
@@ -317,9 +307,9 @@ def test_corpus_view_on_a_few_sentences(monkeypatch, model):
 
 
 def test_english_clark_findings_are_the_papers_words_in_the_core():
-    for i, finding in enumerate(CLARK_2019):
+    for i, finding in enumerate(interpret.CLARK_2019):
         assert EN[f"reading.clark.{i}"] == finding.statement
-    assert f"reading.clark.{len(CLARK_2019)}" not in EN
+    assert f"reading.clark.{len(interpret.CLARK_2019)}" not in EN
 
 
 def test_click_reading_helper(monkeypatch):

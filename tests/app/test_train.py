@@ -56,17 +56,8 @@ def _heads_z(fig) -> list[np.ndarray]:
 
 def _reference(steps=6, **kw):
     """The run the page makes for these settings, made here with the core directly."""
-    choice = TrainChoice(steps=steps, **kw)
-    return train_toy(
-        task=choice.task,
-        d_model=choice.d_model,
-        n_heads=choice.n_heads,
-        n_layers=choice.n_layers,
-        steps=steps,
-        lr=choice.lr,
-        seed=choice.seed,
-        snapshot_every=choice.snapshot_every,
-    )
+    choice = TrainChoice(steps=steps, **kw)  # every field of TrainChoice is a train_toy keyword
+    return train_toy(**dataclasses.asdict(choice), snapshot_every=choice.snapshot_every)
 
 
 @pytest.fixture(scope="module")

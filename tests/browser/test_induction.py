@@ -8,12 +8,12 @@ import re
 
 import pytest
 
-from tests.helpers.browser import wait_for_app
+from tests.helpers.browser import assert_markup_is_text, wait_for_app
+from tests.helpers.inputs import HOSTILE_LINE
 
 pytestmark = pytest.mark.browser
 
 URL_PATH = "induction"
-HOSTILE = '<b>x</b> <a href="https://example.com">y</a> <img src=x onerror=alert(1)>'
 
 
 def test_untrained_probe_then_a_short_pair_then_chinese(app_url, page, tmp_path):
@@ -36,13 +36,11 @@ def test_untrained_probe_then_a_short_pair_then_chinese(app_url, page, tmp_path)
     assert re.search(r"20 steps in [\d.]+ s", page.content())
 
     box = page.get_by_role("textbox", name="A sequence of letters a–z")
-    box.fill(HOSTILE)
+    box.fill(HOSTILE_LINE)
     box.press("Enter")
     page.get_by_text("Only the letters a–z are in this model's vocabulary").wait_for(timeout=30_000)
-    assert box.input_value() == HOSTILE
-    assert page.locator("[data-testid=stMain] a[href='https://example.com']").count() == 0
-    assert page.locator("[data-testid=stMain] img[src=x]").count() == 0
-    assert page.dialogs == []
+    assert box.input_value() == HOSTILE_LINE
+    assert_markup_is_text(page)
     box.fill("abcdefabcde")
     box.press("Enter")
     page.get_by_text(re.compile(r"they add up to")).wait_for(timeout=30_000)

@@ -115,6 +115,19 @@ def _selectbox_values(pg) -> dict[str, str]:
     )
 
 
+def _click_picks_head(pg, x: float, y: float, heading: str, layer: int, head: int) -> None:
+    """Click at (x, y); the heading naming the picked head appears and the Layer and Head
+    boxes hold it."""
+    pg.mouse.click(x, y)
+    pg.wait_for_function(
+        "(text) => [...document.querySelectorAll('h3')].some(h => h.innerText.includes(text))",
+        arg=heading,
+        timeout=60_000,
+    )
+    values = _selectbox_values(pg)
+    assert (values["Layer"], values["Head"]) == (str(layer), str(head))
+
+
 def test_clicking_a_token_keeps_only_its_lines(reading_page, attentions, tmp_path):
     page = reading_page
     before = _line_ends(page, "reading.fig.lines")
@@ -183,14 +196,7 @@ def test_clicking_the_importance_map_picks_the_head(reading_page):
     page = reading_page
     targets = _trace_index(page, "reading.fig.importance", "markers")
     x, y = _point_xy(page, "reading.fig.importance", targets, 4 * 12 + 9)
-    page.mouse.click(x, y)
-    page.wait_for_function(
-        "() => [...document.querySelectorAll('h3')].some(h => h.innerText.includes("
-        "'Weights against value-weighted norms (layer 4, head 9)'))",
-        timeout=60_000,
-    )
-    values = _selectbox_values(page)
-    assert (values["Layer"], values["Head"]) == ("4", "9")
+    _click_picks_head(page, x, y, "Weights against value-weighted norms (layer 4, head 9)", 4, 9)
 
 
 def test_clicking_a_map_of_the_pretrained_mosaic_selects_it(app_url, page, tmp_path):
@@ -199,14 +205,7 @@ def test_clicking_a_map_of_the_pretrained_mosaic_selects_it(app_url, page, tmp_p
     page.mouse.move(x, y)
     page.wait_for_timeout(300)
     assert "layer 3, head 7" in _hover_text(page)
-    page.mouse.click(x, y)
-    page.wait_for_function(
-        "() => [...document.querySelectorAll('h3')].some(h => h.innerText.includes("
-        "'Layer 3, head 7'))",
-        timeout=60_000,
-    )
-    values = _selectbox_values(page)
-    assert (values["Layer"], values["Head"]) == ("3", "7")
+    _click_picks_head(page, x, y, "Layer 3, head 7", 3, 7)
     # the orange box moves to that map (the chart redraws a moment after the heading)
     page.wait_for_function(
         """(sel) => { const g = [...document.querySelectorAll(sel)].pop();

@@ -8,13 +8,13 @@ import re
 
 import pytest
 
-from tests.helpers.browser import wait_for_app
+from tests.helpers.browser import assert_markup_is_text, wait_for_app
+from tests.helpers.inputs import HOSTILE_LINE
 
 pytestmark = pytest.mark.browser
 
 URL_PATH = "train"
 TITLE_EN = "Train a tiny Transformer and watch its heads learn"
-HOSTILE = '<b>x</b> <a href="https://example.com">y</a> <img src=x onerror=alert(1)>'
 
 
 def _progress_text(pg) -> str:
@@ -143,15 +143,13 @@ def test_try_it_keeps_markup_literal_and_switches_language(app_url, page, tmp_pa
     assert box.input_value() == "cabbage"
     page.get_by_text(re.compile(r"^Input c a b b a g e → model")).wait_for()
 
-    box.fill(HOSTILE)
+    box.fill(HOSTILE_LINE)
     box.press("Enter")
     page.get_by_text("Use only the symbols a b c d e f g h").wait_for(timeout=30_000)
-    assert box.input_value() == HOSTILE  # the text stays in the box
+    assert box.input_value() == HOSTILE_LINE  # the text stays in the box
     code = page.locator("[data-testid=stCode]").last.inner_text()
     assert "<" in code and ">" in code and "=" in code
-    assert page.locator("[data-testid=stMain] a[href='https://example.com']").count() == 0
-    assert page.locator("[data-testid=stMain] img[src=x]").count() == 0
-    assert page.dialogs == []
+    assert_markup_is_text(page)
 
     box.fill("hgfe")
     box.press("Enter")

@@ -16,7 +16,7 @@ def _reference(mha: MultiHeadAttention, x, xk, xv, causal: bool):
     """Q, K, V written out from the parameters, then SDPA with enable_gqa, W_O by hand."""
     C, kv = mha.d_model, mha.kv_dim
     nh, n_kv, hs = mha.n_heads, mha.n_kv_heads, mha.d_k
-    if mha._qkv_same_embed_dim:
+    if mha.kdim == mha.vdim == C:  # one stacked in_proj_weight, as in nn.MultiheadAttention
         W = mha.in_proj_weight
         wq, wk, wv = W[:C], W[C : C + kv], W[C + kv :]
     else:

@@ -14,15 +14,10 @@ SRC = ["the", "cat", "saw", "the", "dog"]
 TGT = ["le", "chat", "a", "vu"]
 
 
-def _model(norm_first=False, n_layers=2, d_model=16, n_heads=4, seed=3):
-    cfg = EncoderDecoderConfig.vectors_in(
-        d_model=d_model,
-        n_heads=n_heads,
-        n_layers=n_layers,
-        norm_first=norm_first,
-        seed=seed,
-    )
-    return EncoderDecoder(cfg).eval()
+def _model(**kw):
+    """A small seeded encoder-decoder on vectors (keywords replace these settings), eval mode."""
+    settings = dict(norm_first=False, n_layers=2, d_model=16, n_heads=4, seed=3) | kw
+    return EncoderDecoder(EncoderDecoderConfig.vectors_in(**settings)).eval()
 
 
 def test_pair_attention_is_the_models_forward_and_the_mask_is_causal():

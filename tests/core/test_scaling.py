@@ -37,16 +37,31 @@ def test_the_std_test_can_fail_linear_growth_is_far_off():
     assert np.abs(stats.std - np.asarray(D_KS, dtype=float)).max() > 100
 
 
-def test_samples_are_exact_dot_products_of_the_drawn_vectors():
-    """Each column is q . k over the first d_k components of one seeded draw (recomputed here
-    with numpy from the same generator stream)."""
-    d_ks, n = (1, 3, 8), 50
-    got = sc.dot_products(d_ks, n, seed=5)
-    g = sc._generator(5, max(d_ks), sc._STREAM_DOT)
-    q = torch.randn((n, 8), generator=g).double().numpy()
-    k = torch.randn((n, 8), generator=g).double().numpy()
-    for j, d in enumerate(d_ks):
-        np.testing.assert_allclose(got[:, j], np.einsum("nd,nd->n", q[:, :d], k[:, :d]), 1e-12)
+def test_samples_are_prefix_dot_products_of_one_draw():
+    """Each column is q . k over the first d_k components of ONE draw of max(d_k)-dimensional
+    pairs: with +-1 components each further component adds exactly q_i k_i = +-1, independent of
+    the others; a smaller set of d_k gives the same columns (the same draw)."""
+    n = 4000
+    full = sc.dot_products(range(1, 9), n, seed=5, distribution="rademacher")  # (n, 8)
+    steps = np.diff(full, axis=1, prepend=0.0)  # (n, 8): q_i k_i, component by component
+    assert set(np.unique(steps)) == {-1.0, 1.0}
+    assert abs(steps.mean()) < 0.05
+    assert np.abs(np.corrcoef(steps.T) - np.eye(8)).max() < 0.1
+    some = sc.dot_products((1, 3, 8), n, seed=5, distribution="rademacher")
+    np.testing.assert_array_equal(some, full[:, [0, 2, 7]])
+
+
+def test_normal_samples_add_products_of_independent_normals():
+    """With N(0, 1) components each step q_i k_i has variance 1 and fourth moment 9 (E q^4 E k^4
+    = 3 * 3), which a sum of squares or a scaled score would not have."""
+    n = 20_000
+    full = sc.dot_products(range(1, 9), n, seed=5)  # (n, 8)
+    steps = np.diff(full, axis=1, prepend=0.0).ravel()
+    assert abs(np.mean(steps**2) - 1.0) < 0.05
+    assert abs(np.mean(steps**4) - 9.0) < 1.5
+    np.testing.assert_allclose(
+        sc.dot_products((1, 3, 8), n, seed=5), full[:, [0, 2, 7]], rtol=1e-12, atol=1e-12
+    )
 
 
 @pytest.mark.parametrize("distribution", sc.DISTRIBUTIONS)

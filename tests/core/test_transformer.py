@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import math
 from contextlib import contextmanager
+from functools import partial
 
 import pytest
 import torch
@@ -70,22 +71,16 @@ def _randomise_vectors(module: nn.Module, seed: int) -> None:
                 p.copy_(torch.randn(p.shape, generator=g) * 0.5 + centre)
 
 
-def _torch_encoder(d, h, d_ff, act, norm_first, seed=0, bias=True, batch_first=True):
+def _torch_layer(cls, d, h, d_ff, act, norm_first, seed=0, bias=True, batch_first=True):
+    """A seeded torch.nn.TransformerEncoderLayer / TransformerDecoderLayer (cls), eval mode."""
     torch.manual_seed(seed)
-    ref = nn.TransformerEncoderLayer(
-        d, h, d_ff, 0.1, act, batch_first=batch_first, norm_first=norm_first, bias=bias
-    ).eval()
+    ref = cls(d, h, d_ff, 0.1, act, batch_first=batch_first, norm_first=norm_first, bias=bias)
     _randomise_vectors(ref, seed)
-    return ref
+    return ref.eval()
 
 
-def _torch_decoder(d, h, d_ff, act, norm_first, seed=0, bias=True, batch_first=True):
-    torch.manual_seed(seed)
-    ref = nn.TransformerDecoderLayer(
-        d, h, d_ff, 0.1, act, batch_first=batch_first, norm_first=norm_first, bias=bias
-    ).eval()
-    _randomise_vectors(ref, seed)
-    return ref
+_torch_encoder = partial(_torch_layer, nn.TransformerEncoderLayer)
+_torch_decoder = partial(_torch_layer, nn.TransformerDecoderLayer)
 
 
 @contextmanager

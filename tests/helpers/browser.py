@@ -16,6 +16,14 @@ def wait_for_app(pg, timeout: float = 60_000) -> None:
     pg.wait_for_timeout(500)
 
 
+def assert_markup_is_text(pg) -> None:
+    """The hostile markup of `tests.helpers.inputs` typed into the page made no link, no image
+    and no dialog in the page's main area (the `page` fixture records dialogs)."""
+    assert pg.locator("[data-testid=stMain] a[href='https://example.com']").count() == 0
+    assert pg.locator("[data-testid=stMain] img[src=x]").count() == 0
+    assert pg.dialogs == []
+
+
 def plot_data(pg, index: int = 0):
     """The `data` array of the index-th Plotly chart on the page (as the browser holds it)."""
     return pg.evaluate(

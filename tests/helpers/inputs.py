@@ -22,3 +22,5 @@ TEXTS = {
     **{f"markup_{i}": m for i, m in enumerate(MARKUP)},
 }
 RAW_MARKUP = ("<b>", "<a ", "<img", "<span")
+# markup typed into a box of letters (a sequence, not a sentence): all in one line
+HOSTILE_LINE = '<b>x</b> <a href="https://example.com">y</a> <img src=x onerror=alert(1)>'

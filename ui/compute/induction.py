@@ -9,9 +9,8 @@ attention and MiniLM's sink shares are cached (small, keyed by a seed or a sente
 
 from __future__ import annotations
 
-import threading
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import numpy as np
 import streamlit as st
@@ -26,15 +25,14 @@ from mha_core.gpt import (
     pretrained_sink_share,
     sink_share,
 )
-from mha_core.gpt.training import TRAIN_THREADS, DecoderProgress, _torch_threads
+from mha_core.gpt.training import TRAIN_THREADS, _torch_threads
+from mha_core.layer.limits import MAX_SEED as MAX_SEED
 from ui.compute import pretrained
+from ui.compute.live import LiveTraining
 
 LAYERS = (1, 2)  # the control and the model
 _D = DecoderSettings()
 STEP_CHOICES = tuple(sorted({20, 100, 300, 600, 1000, 1500, 2000, _D.steps}))
-MAX_SEED = 1_000_000
-CHUNK_S = 0.5  # wall time of one chunk (both runs) between two redraws
-MAX_CHUNK = 100
 TOP_K = 5
 MINILM_SENTENCE = "The cat sat on the mat because it was warm."
 
@@ -66,91 +64,22 @@ class FinishedPair:
         return self.runs[max(self.runs)]
 
 
-@dataclass(eq=False)
-class LivePair:
-    """The two runs in progress, their curves so far, and the chunk size. Kept in session
-    state; a per-run lock serialises the old and the new script thread (see LiveRun on the
-    Train page)."""
+class LivePair(LiveTraining):
+    """The two runs in progress (n_layers -> trainer), their curves so far, and the chunk size
+    (see `LiveTraining` for how a rerun meets a run in progress)."""
 
-    choice: InductionChoice
-    trainers: dict[int, DecoderTrainer]
-    started: float = field(default_factory=time.perf_counter)
-    curves: dict[int, dict[str, list]] = field(default_factory=dict)
-    chunk: int = 1
-    _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
-    _finished: FinishedPair | None = field(default=None, repr=False)
+    columns = ("step", "loss", "accuracy")
 
     @classmethod
     def start(cls, choice: InductionChoice) -> LivePair:
-        trainers = {n: DecoderTrainer(choice.settings(n)) for n in LAYERS}
-        curves = {n: {"step": [], "loss": [], "accuracy": []} for n in LAYERS}
-        return cls(choice=choice, trainers=trainers, curves=curves)
+        return cls(choice=choice, trainers={n: DecoderTrainer(choice.settings(n)) for n in LAYERS})
 
-    @property
-    def step(self) -> int:
-        return min(tr.step for tr in self.trainers.values())
-
-    @property
-    def done(self) -> bool:
-        return all(tr.done for tr in self.trainers.values())
-
-    @property
-    def fraction(self) -> float:
-        return self.step / self.choice.steps
-
-    def _recorder(self, n: int):
-        cols = self.curves[n]
-
-        def record(p: DecoderProgress) -> None:
-            cols["step"].append(p.step)
-            cols["loss"].append(p.loss)
-            cols["accuracy"].append(p.accuracy)
-
-        return record
-
-    def advance(self, seconds: float = CHUNK_S) -> None:
-        """Train one chunk of each run (about `seconds` together), then size the next chunk."""
-        with self._lock:
-            if self.done:
-                return
-            before, t0 = self.step, time.perf_counter()
-            for n, tr in self.trainers.items():
-                tr.advance(self.chunk, on_step=self._recorder(n))
-            per_step = (time.perf_counter() - t0) / max(1, self.step - before)
-            self.chunk = int(min(MAX_CHUNK, max(1, seconds / max(per_step, 1e-6))))
-
-    def curve(self, n: int) -> dict[str, np.ndarray]:
-        cols = self.curves[n]
-        k = min(len(v) for v in cols.values())
-        return {name: np.asarray(v[:k]) for name, v in cols.items()}
-
-    def stop(self) -> FinishedPair:
-        """Stop both runs for good (one last step each, whose on_step says stop)."""
-        with self._lock:
-            if self._finished is None:
-                for n, tr in self.trainers.items():
-                    if not tr.done:
-                        rec = self._recorder(n)
-
-                        def last(p: DecoderProgress, rec=rec) -> bool:
-                            rec(p)
-                            return False
-
-                        tr.advance(1, on_step=last)
-            return self._finish()
-
-    def finish(self) -> FinishedPair:
-        with self._lock:
-            return self._finish()
-
-    def _finish(self) -> FinishedPair:
-        if self._finished is None:
-            runs = {n: tr.result() for n, tr in self.trainers.items()}
-            for run in runs.values():
-                run.accuracy  # noqa: B018  (computed once, here, not at the next redraw)
-            wall = time.perf_counter() - self.started
-            self._finished = FinishedPair(runs=runs, choice=self.choice, wall_s=wall)
-        return self._finished
+    def _result(self) -> FinishedPair:
+        runs = {n: tr.result() for n, tr in self.trainers.items()}
+        for run in runs.values():
+            run.accuracy  # noqa: B018  (computed once, here, not at the next redraw)
+        wall = time.perf_counter() - self.started
+        return FinishedPair(runs=runs, choice=self.choice, wall_s=wall)
 
 
 # --- the untrained model and the sink of MiniLM (cached) ---------------------------------------

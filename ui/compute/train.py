@@ -11,9 +11,8 @@ from __future__ import annotations
 
 import json
 import math
-import threading
 import time
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass
 
 import numpy as np
 import pandas as pd
@@ -28,9 +27,9 @@ from mha_core.transformer.prediction import Prediction
 from mha_core.transformer.training import (
     DEFAULTS,
     AttentionSnapshot,
-    TrainProgress,
     TrainSettings,
 )
+from ui.compute.live import LiveTraining
 
 # The choices offered (the core's defaults are always among them).
 TASK_NAMES = tuple(TASKS)
@@ -41,8 +40,6 @@ MAX_LAYERS = 3
 MAX_STEPS = 3000
 LRS = tuple(sorted({0.0003, 0.001, 0.003, 0.01, 0.03, 0.1, DEFAULTS.lr}))
 
-CHUNK_S = 0.5  # wall time of one chunk of steps between two redraws
-MAX_CHUNK = 100  # steps
 N_EVAL, EVAL_SEED = 500, 1234  # greedy exact-sequence accuracy on fresh examples after a run
 MIN_SNAPSHOTS, MAX_SNAPSHOTS = 15, 60  # snapshots a run keeps, besides step 0 and its end
 MAX_LIVE_POINTS = 600  # the live curve shows at most this many points per line
@@ -107,97 +104,38 @@ class FinishedRun:
     wall_s: float  # from the Train press to the end, drawing included
 
 
-@dataclass(eq=False)
-class LiveRun:
-    """A run in progress: the trainer, the curve so far, and how many steps make a chunk.
+class LiveRun(LiveTraining):
+    """A run in progress: its trainer, the curve so far, and how many steps make a chunk (see
+    `LiveTraining` for how a rerun meets a run in progress)."""
 
-    Kept in session state between script runs. A rerun (a click anywhere, the Stop button)
-    does not wait for the running script: Streamlit (runner.fastReruns) asks the old script
-    thread to stop at its next `st.*` call and starts the new run at once in a new thread. So
-    two threads of one session can reach this object together, the old one still inside a
-    chunk: every change happens under this run's own lock (one per run, never global), the
-    new script waits at most one chunk, and finishing is done once.
-    """
-
-    choice: TrainChoice
-    trainer: ToyTrainer
-    started: float = field(default_factory=time.perf_counter)
-    steps: list[int] = field(default_factory=list)
-    loss: list[float] = field(default_factory=list)
-    token_acc: list[float] = field(default_factory=list)
-    exact_acc: list[float] = field(default_factory=list)
-    chunk: int = 1  # steps per chunk, adapted to CHUNK_S after every chunk
-    _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
-    _finished: FinishedRun | None = field(default=None, repr=False)
+    columns = ("step", "loss", "token_acc", "exact_acc")
+    max_points = MAX_LIVE_POINTS
 
     @classmethod
     def start(cls, choice: TrainChoice) -> LiveRun:
-        return cls(choice=choice, trainer=choice.trainer())
+        return cls(choice=choice, trainers={0: choice.trainer()})
 
     @property
-    def step(self) -> int:
-        return self.trainer.step
+    def trainer(self) -> ToyTrainer:
+        return self.trainers[0]
 
     @property
-    def done(self) -> bool:
-        return self.trainer.done
+    def steps(self) -> list[int]:
+        return self.curves[0]["step"]
 
     @property
-    def fraction(self) -> float:
-        return self.trainer.step / self.choice.steps
+    def loss(self) -> list[float]:
+        return self.curves[0]["loss"]
 
-    def _record(self, p: TrainProgress) -> None:
-        self.steps.append(p.step)
-        self.loss.append(p.loss)
-        self.token_acc.append(p.token_acc)
-        self.exact_acc.append(p.exact_acc)
+    @property
+    def exact_acc(self) -> list[float]:
+        return self.curves[0]["exact_acc"]
 
-    def advance(self, seconds: float = CHUNK_S) -> None:
-        """Train one chunk (about `seconds` of wall time), then size the next chunk."""
-        with self._lock:
-            if self.done:
-                return
-            before, t0 = self.step, time.perf_counter()
-            self.trainer.advance(self.chunk, on_step=self._record)
-            per_step = (time.perf_counter() - t0) / max(1, self.step - before)
-            self.chunk = int(min(MAX_CHUNK, max(1, seconds / max(per_step, 1e-6))))
-
-    def curve(self) -> dict[str, np.ndarray]:
-        """The live curve's columns, thinned to at most MAX_LIVE_POINTS (last point kept)."""
-        n = min(len(self.steps), len(self.loss), len(self.token_acc), len(self.exact_acc))
-        idx = np.arange(n)
-        if n > MAX_LIVE_POINTS:
-            idx = np.unique(np.r_[np.linspace(0, n - 1, MAX_LIVE_POINTS).astype(int), n - 1])
-        cols = {"step": self.steps, "loss": self.loss}
-        cols |= {"token_acc": self.token_acc, "exact_acc": self.exact_acc}
-        return {k: np.asarray(v[:n])[idx] for k, v in cols.items()}
-
-    def stop(self) -> FinishedRun:
-        """Stop for good: one last step whose on_step says stop (the core then snapshots it).
-        A run that is already done or finished is not trained further."""
-        with self._lock:
-            if self._finished is None and not self.done:
-
-                def last(p: TrainProgress) -> bool:
-                    self._record(p)
-                    return False
-
-                self.trainer.advance(1, on_step=last)
-            return self._finish()
-
-    def finish(self) -> FinishedRun:
-        with self._lock:
-            return self._finish()
-
-    def _finish(self) -> FinishedRun:
-        if self._finished is None:
-            run = self.trainer.result()
-            acc = evaluate(run, N_EVAL, EVAL_SEED)
-            wall = time.perf_counter() - self.started
-            self._finished = FinishedRun(
-                run=run, choice=self.choice, greedy_acc=acc, n_eval=N_EVAL, wall_s=wall
-            )
-        return self._finished
+    def _result(self) -> FinishedRun:
+        run = self.trainer.result()
+        acc = evaluate(run, N_EVAL, EVAL_SEED)
+        wall = time.perf_counter() - self.started
+        return FinishedRun(run=run, choice=self.choice, greedy_acc=acc, n_eval=N_EVAL, wall_s=wall)
 
 
 # --- reading a finished run -------------------------------------------------------------------

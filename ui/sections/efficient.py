@@ -68,8 +68,7 @@ class Sentence(NamedTuple):
 # --- MHA -> GQA -> MQA -----------------------------------------------------------------------
 def grouped(s: Sentence, n_kv: int) -> None:
     """The key/value-heads slider's effect on the user's heads."""
-    st.subheader(t("efficient.gqa"))
-    st.markdown(t("efficient.gqa_intro"))
+    widgets.heading("efficient.gqa")
     g = compute.grouped(s.key, s.config, n_kv)
     nh = s.n_heads
     kind = "mha" if n_kv == nh else "mqa" if n_kv == 1 else "gqa"
@@ -89,8 +88,7 @@ def grouped(s: Sentence, n_kv: int) -> None:
 # --- the KV cache ----------------------------------------------------------------------------
 def kv_cache(s: Sentence, n_kv: int) -> None:
     """Decoding token by token with a cache; the cache growing; the check against recomputing."""
-    st.subheader(t("efficient.cache"))
-    st.markdown(t("efficient.cache_intro"))
+    widgets.heading("efficient.cache")
     n_steps = min(len(s.tokens), CACHE_STEPS)
     if len(s.tokens) > CACHE_STEPS:
         st.caption(t("efficient.cache_limit", n=CACHE_STEPS))
@@ -174,8 +172,7 @@ def calculator() -> None:
 # --- masks beyond causal ---------------------------------------------------------------------
 def masks(s: Sentence) -> None:
     """Window, sinks and global tokens: the mask, the heads under it, the receptive field."""
-    st.subheader(t("efficient.masks"))
-    st.markdown(t("efficient.masks_intro"))
+    widgets.heading("efficient.masks")
     T = len(s.tokens)
     c_w, c_s, c_g, c_l = st.columns(4)
     window = controls.slider(t("efficient.window"), 1, MAX_WINDOW, key=K_WINDOW, where=c_w)
@@ -230,8 +227,7 @@ def _reach_curve(farthest: tuple[int, ...], window: int, T: int, plain: bool) ->
 # --- FlashAttention's tiles ------------------------------------------------------------------
 def flash(s: Sentence) -> None:
     """Tiles of one head's scores for one query row: m, l, the partial output, the difference."""
-    st.subheader(t("efficient.flash"))
-    st.markdown(t("efficient.flash_intro"))
+    widgets.heading("efficient.flash")
     st.latex(
         r"\begin{aligned} m' &= \max(m, \max_j s_j) \\ \ell' &= e^{m - m'}\ell"
         r" + \textstyle\sum_j e^{s_j - m'} \\ o' &= e^{m - m'} o"

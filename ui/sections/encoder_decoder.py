@@ -59,14 +59,6 @@ def _num(x: float) -> str:
     return num(x)
 
 
-def _plot(fig, key: str, where=None) -> None:
-    if where is None:
-        widgets.plot(fig, key=key)
-        return
-    with where:
-        widgets.plot(fig, key=key)
-
-
 # --- the sentences ---------------------------------------------------------------------------
 def source_target_tokens(text: str, tokenizer: str, which: str) -> list[str]:
     """Tokens of the source ("source": the sidebar's sentence, the shared notices) or of the
@@ -106,13 +98,7 @@ def model_controls() -> tuple[int, int, bool]:
 
 
 def part_picker() -> str:
-    return controls.radio(
-        t(f"{P}.part"),
-        PARTS,
-        format_func=lambda v: t(f"{P}.part.{v}"),
-        key=K_PART,
-        horizontal=True,
-    )
+    return controls.enum_radio(f"{P}.part", PARTS, key=K_PART)
 
 
 def head_picker(n_heads: int, where=None) -> int:
@@ -226,7 +212,7 @@ def diagram(cfg: EncoderDecoderConfig, layer: int, part: str) -> None:
             layer=layer,
         )
     )
-    _plot(fig, f"{P}.fig.diagram")
+    widgets.plot_at(fig, f"{P}.fig.diagram")
 
 
 # --- the parts -------------------------------------------------------------------------------
@@ -246,7 +232,7 @@ def attention_rows(pa: PairAttention, layer: int) -> None:
     fig = viz.head_grid(
         pa.encoder_self[layer].numpy(), src, titles=_head_titles(nh), value_label=weight
     )
-    _plot(fig, f"{P}.fig.encoder_self")
+    widgets.plot_at(fig, f"{P}.fig.encoder_self")
 
     st.subheader(t(f"{P}.dec.title", layer=layer))
     # the mask beside the text that explains it, at a size where "−∞" can be read; the heads
@@ -261,11 +247,11 @@ def attention_rows(pa: PairAttention, layer: int) -> None:
         y_title=t(f"{P}.query"),
         value_label=t(f"{P}.dec.mask_value"),
     )
-    _plot(mask, f"{P}.fig.causal_mask", mask_col)
+    widgets.plot_at(mask, f"{P}.fig.causal_mask", mask_col)
     fig = viz.head_grid(
         pa.decoder_self[layer].numpy(), tgt, titles=_head_titles(nh), value_label=weight
     )
-    _plot(fig, f"{P}.fig.decoder_self")
+    widgets.plot_at(fig, f"{P}.fig.decoder_self")
 
     st.subheader(t(f"{P}.cross.title", layer=layer))
     lo, hi = pa.row_sum_range("decoder_cross", layer)
@@ -273,7 +259,7 @@ def attention_rows(pa: PairAttention, layer: int) -> None:
     fig = viz.head_grid(
         pa.decoder_cross[layer].numpy(), tgt, src, titles=_head_titles(nh), value_label=weight
     )
-    _plot(fig, f"{P}.fig.cross")
+    widgets.plot_at(fig, f"{P}.fig.cross")
 
 
 def _padded_labels(bv: PaddedBatch, b: int) -> list[str]:
@@ -293,7 +279,7 @@ def padding(bv: PaddedBatch, head: int) -> None:
         col_title=t(f"{P}.position"),
         value_label=t(f"{P}.pad.mask_value"),
     )
-    _plot(fig, f"{P}.fig.padding_mask")
+    widgets.plot_at(fig, f"{P}.fig.padding_mask")
     if bv.n_padded == 0:
         st.info(t(f"{P}.pad.none"))
         return
@@ -315,14 +301,14 @@ def padding(bv: PaddedBatch, head: int) -> None:
     fig = viz.attention_heatmap(
         bv.weights[b, head].numpy(), labels, title=t(f"{P}.pad.fig_keys", b=b + 1), **common
     )
-    _plot(fig, f"{P}.fig.padded_keys", c1)
+    widgets.plot_at(fig, f"{P}.fig.padded_keys", c1)
     fig = viz.attention_heatmap(
         bv.query_masked[b, head].numpy(),
         labels,
         title=t(f"{P}.pad.fig_queries", b=b + 1),
         **common,
     )
-    _plot(fig, f"{P}.fig.padded_queries", c2)
+    widgets.plot_at(fig, f"{P}.fig.padded_queries", c2)
     st.markdown(
         t(
             f"{P}.pad.empty_rows",
@@ -354,57 +340,53 @@ def add_norm(bv: PaddedBatch) -> None:
         title=t(f"{P}.norm.fig_add_pre" if bv.norm_first else f"{P}.norm.fig_add"),
         **labels,
     )
-    _plot(fig, f"{P}.fig.residual")
+    widgets.plot_at(fig, f"{P}.fig.residual")
 
     ln, bn = bv.layer_out, bv.batch_out  # statistics OF the two outputs
     ln_mean, ln_std = bv.real_rows(ln.layer_mean), bv.real_rows(ln.layer_std)
     bn_tok = bv.real_rows(bn.layer_mean)
-    c1, c2 = st.columns(2)
-    fig = normalised_matrix(
-        bv.real_rows(bv.norms.layer_normed).numpy(),
-        rows,
-        axis="rows",
-        mean=ln_mean.numpy(),
-        std=ln_std.numpy(),
-        title=t(f"{P}.norm.fig_ln"),
-        axis_note=t(f"{P}.norm.ln_axis", C=C),
-        **labels,
+    ln_stats = t(
+        f"{P}.norm.ln_stats",
+        C=C,
+        mean=_num(float(ln_mean.abs().max())),
+        std_lo=f"{float(ln_std.min()):.6f}",
+        std_hi=f"{float(ln_std.max()):.6f}",
+        f_lo=f"{float(ln.batch_mean.min()):.3f}",
+        f_hi=f"{float(ln.batch_mean.max()):.3f}",
+        diff=_num(bv.model_norm_max_diff),
     )
-    _plot(fig, f"{P}.fig.layernorm", c1)
-    c1.markdown(
-        t(
-            f"{P}.norm.ln_stats",
-            C=C,
-            mean=_num(float(ln_mean.abs().max())),
-            std_lo=f"{float(ln_std.min()):.6f}",
-            std_hi=f"{float(ln_std.max()):.6f}",
-            f_lo=f"{float(ln.batch_mean.min()):.3f}",
-            f_hi=f"{float(ln.batch_mean.max()):.3f}",
-            diff=_num(bv.model_norm_max_diff),
+    bn_stats = t(
+        f"{P}.norm.bn_stats",
+        N=N,
+        mean=_num(float(bn.batch_mean.abs().max())),
+        std_lo=f"{float(bn.batch_std.min()):.6f}",
+        std_hi=f"{float(bn.batch_std.max()):.6f}",
+        t_lo=f"{float(bn_tok.min()):.3f}",
+        t_hi=f"{float(bn_tok.max()):.3f}",
+    )
+    panels = {  # kind -> (output, its mean and std along the normalised axis, note, statistics)
+        "ln": (bv.norms.layer_normed, ln_mean, ln_std, t(f"{P}.norm.ln_axis", C=C), ln_stats),
+        "bn": (
+            bv.norms.batch_normed,
+            bn.batch_mean,
+            bn.batch_std,
+            t(f"{P}.norm.bn_axis", N=N),
+            bn_stats,
+        ),
+    }
+    for where, (kind, (normed, mean, std, note, stats)) in zip(st.columns(2), panels.items()):
+        fig = normalised_matrix(
+            bv.real_rows(normed).numpy(),
+            rows,
+            axis="rows" if kind == "ln" else "cols",  # LayerNorm per token, BatchNorm per feature
+            mean=mean.numpy(),
+            std=std.numpy(),
+            title=t(f"{P}.norm.fig_{kind}"),
+            axis_note=note,
+            **labels,
         )
-    )
-    fig = normalised_matrix(
-        bv.real_rows(bv.norms.batch_normed).numpy(),
-        rows,
-        axis="cols",
-        mean=bn.batch_mean.numpy(),
-        std=bn.batch_std.numpy(),
-        title=t(f"{P}.norm.fig_bn"),
-        axis_note=t(f"{P}.norm.bn_axis", N=N),
-        **labels,
-    )
-    _plot(fig, f"{P}.fig.batchnorm", c2)
-    c2.markdown(
-        t(
-            f"{P}.norm.bn_stats",
-            N=N,
-            mean=_num(float(bn.batch_mean.abs().max())),
-            std_lo=f"{float(bn.batch_std.min()):.6f}",
-            std_hi=f"{float(bn.batch_std.max()):.6f}",
-            t_lo=f"{float(bn_tok.min()):.3f}",
-            t_hi=f"{float(bn_tok.max()):.3f}",
-        )
-    )
+        widgets.plot_at(fig, f"{P}.fig.{'layernorm' if kind == 'ln' else 'batchnorm'}", where)
+        where.markdown(stats)
     if min(float(ln_std.min()), float(bn.batch_std.min())) < 0.5:
         st.caption(t(f"{P}.norm.constant"))
     st.caption(t(f"{P}.norm.why"))
@@ -425,7 +407,7 @@ def dropout(dv: DropoutComparison, tokens: list[str], head: int, layer: int, see
     fig = matrix_heatmap(
         dv.eval.output.numpy(), tokens, tokens, title=t(f"{P}.drop.fig_eval"), **common
     )
-    _plot(fig, f"{P}.fig.dropout_eval", c1)
+    widgets.plot_at(fig, f"{P}.fig.dropout_eval", c1)
     fig = matrix_heatmap(
         dv.train.output.numpy(),
         tokens,
@@ -433,7 +415,7 @@ def dropout(dv: DropoutComparison, tokens: list[str], head: int, layer: int, see
         title=t(f"{P}.drop.fig_train", p=f"{p:.2f}"),
         **common,
     )
-    _plot(fig, f"{P}.fig.dropout_train", c2)
+    widgets.plot_at(fig, f"{P}.fig.dropout_train", c2)
     train_sums, eval_sums = dv.train.row_sums.double(), dv.eval.row_sums.double()
     if p == 0.0:
         st.markdown(t(f"{P}.drop.p_zero"))

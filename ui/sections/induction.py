@@ -2,9 +2,10 @@
 finished pair (head scores over training, probe attention, next-token prediction with each
 head's direct contribution, the attention sink).
 
-State (this session's only), as on the Train page: `LIVE` holds the pair in progress
-(`LivePair`), `RUN` the last finished pair; Train both replaces them. Training happens inside
-the script run in short chunks, redrawing after each; any rerun interrupts between chunks.
+State (this session's only), as on the Train page (`ui/sections/live.py`): `LIVE` holds the
+pair in progress (`LivePair`), `RUN` the last finished pair; Train both replaces them. Training
+happens inside the script run in short chunks, redrawing after each; any rerun interrupts
+between chunks.
 """
 
 from __future__ import annotations
@@ -19,12 +20,13 @@ from ui import widgets
 from ui.compute import induction as compute
 from ui.compute.induction import FinishedPair, InductionChoice, LivePair, NextToken, TypedProblem
 from ui.i18n import t
+from ui.sections import live as live_run
 from ui.state import parse_int
 from viz.induction import contribution_bars, control_curves, score_curves, share_grid, topk_bars
 
 K_STEPS, K_SEED = "induction.steps", "induction.run_seed"
 K_LAYER, K_SNAP, K_TYPED = "induction.layer", "induction.snapshot", "induction.typed"
-LIVE, RUN, STOP = "induction._live", "induction._run", "induction._stop"
+LIVE, RUN, STOP = live_run.live_keys("induction")
 TYPED_DEFAULT = "xkcdqwertyuipzmbqwerty"
 TYPED_CHARS = 200
 
@@ -56,30 +58,12 @@ def _choice() -> InductionChoice:
 
 
 def _start() -> None:
-    ss = st.session_state
-    ss.pop(RUN, None)
-    ss[LIVE] = LivePair.start(_choice())
-    ss[STOP] = False
-
-
-def _stop() -> None:
-    st.session_state[STOP] = True
-
-
-def _keep(live: LivePair, fin: FinishedPair) -> None:
-    ss = st.session_state
-    if ss.get(LIVE) is live:
-        ss[RUN] = fin
-        ss.pop(LIVE, None)
+    live_run.begin("induction", LivePair.start(_choice()))
 
 
 def settle() -> None:
     """Before anything is drawn: end a live pair that Stop was pressed for (or that is done)."""
-    ss = st.session_state
-    live = ss.get(LIVE)
-    if live is not None and (ss.get(STOP) or live.done):
-        _keep(live, live.stop())
-    ss[STOP] = False
+    live_run.settle("induction")
 
 
 def intro() -> None:
@@ -88,7 +72,6 @@ def intro() -> None:
 
 
 def controls() -> None:
-    ss = st.session_state
     c_steps, c_seed = st.columns(2)
     ctl.select_slider(
         t("induction.steps"),
@@ -97,32 +80,8 @@ def controls() -> None:
         help=t("induction.steps_help", batch=_S.batch_size),
         where=c_steps,
     )
-    ctl.number_input(
-        t("induction.seed"),
-        min_value=0,
-        max_value=compute.MAX_SEED,
-        step=1,
-        key=K_SEED,
-        help=t("induction.seed_help", max=compute.MAX_SEED),
-        where=c_seed,
-    )
-    c_start, c_stop, _ = st.columns([1, 1, 4])
-    c_start.button(
-        t("induction.start"),
-        key="induction.start",
-        type="primary",
-        on_click=_start,
-        help=t("induction.start_help"),
-        width="stretch",
-    )
-    c_stop.button(
-        t("induction.stop"),
-        key="induction.stop",
-        on_click=_stop,
-        disabled=ss.get(LIVE) is None,
-        help=t("induction.stop_help"),
-        width="stretch",
-    )
+    live_run.seed_input("induction", K_SEED, c_seed)
+    live_run.buttons("induction", _start)
 
 
 def _layer_control() -> int:
@@ -187,17 +146,10 @@ def _curves(live_or_fin, total: int, key: str) -> None:
     widgets.plot(fig, key=key)
 
 
-def _progress_text(live: LivePair) -> str:
+def _measures(live: LivePair) -> dict:
+    """The mean accuracy on the repeats over each model's last 20 steps."""
     c1, c2 = live.curves[1]["accuracy"], live.curves[2]["accuracy"]
-    if not c1 or not c2:
-        return t("induction.progress_start", steps=live.choice.steps)
-    return t(
-        "induction.progress",
-        step=live.step,
-        steps=live.choice.steps,
-        acc1=f"{np.mean(c1[-20:]):.0%}",
-        acc2=f"{np.mean(c2[-20:]):.0%}",
-    )
+    return {"acc1": f"{np.mean(c1[-20:]):.0%}", "acc2": f"{np.mean(c2[-20:]):.0%}"}
 
 
 def live_training() -> None:
@@ -205,18 +157,11 @@ def live_training() -> None:
     live: LivePair | None = st.session_state.get(LIVE)
     if live is None:
         return
-    st.header(t("induction.live.title"))
-    bar = st.progress(live.fraction, text=_progress_text(live))
-    where = st.empty()
-    with where.container():
-        _curves(live, live.choice.steps, f"induction.fig.live.{live.step}")
-    while not live.done:
-        live.advance()  # no st.* call inside: a rerun can only interrupt between chunks
-        bar.progress(live.fraction, text=_progress_text(live))
-        with where.container():
-            _curves(live, live.choice.steps, f"induction.fig.live.{live.step}")
-    _keep(live, live.finish())
-    st.rerun()
+    live_run.train("induction", live, _measures, _draw_live_curves)
+
+
+def _draw_live_curves(live: LivePair) -> None:
+    _curves(live, live.choice.steps, f"induction.fig.live.{live.step}")
 
 
 def finished() -> FinishedPair | None:
@@ -225,18 +170,8 @@ def finished() -> FinishedPair | None:
 
 def summary(fin: FinishedPair) -> None:
     run2, run1 = fin.runs[2], fin.runs[1]
-    st.header(t("induction.result.title"))
-    if run2.stopped:
-        st.warning(t("induction.stopped", steps_done=run2.steps_done, steps=run2.settings.steps))
-    st.markdown(
-        t(
-            "induction.done",
-            steps_done=run2.steps_done,
-            wall=f"{fin.wall_s:.1f}",
-            acc2=f"{run2.accuracy:.1%}",
-            acc1=f"{run1.accuracy:.1%}",
-        )
-    )
+    acc = {"acc2": f"{run2.accuracy:.1%}", "acc1": f"{run1.accuracy:.1%}"}
+    live_run.result_header("induction", run2, fin.wall_s, **acc)
     _curves(fin, fin.choice.steps, "induction.fig.curves")
 
 

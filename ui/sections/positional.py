@@ -127,8 +127,7 @@ def wavelengths(table: PositionalTable, n_pos: int, d_model: int) -> None:
 
 def similarity(table: PositionalTable, n_pos: int, d_model: int) -> None:
     """PE(p) . PE(q) depends on the offset p - q only."""
-    st.subheader(t("positional.similarity"))
-    st.markdown(t("positional.similarity_intro"))
+    widgets.heading("positional.similarity")
     st.latex(
         r"PE(p)\cdot PE(q) = \sum_{i} \big[\sin(p\,\omega_i)\sin(q\,\omega_i) + "
         r"\cos(p\,\omega_i)\cos(q\,\omega_i)\big] = \sum_{i} \cos\big((p-q)\,\omega_i\big)"
@@ -171,8 +170,7 @@ def similarity(table: PositionalTable, n_pos: int, d_model: int) -> None:
 
 def layouts(table: PositionalTable, n_pos: int, d_model: int) -> None:
     """Interleaved and concatenated layouts: the same numbers, columns permuted."""
-    st.subheader(t("positional.layouts"))
-    st.markdown(t("positional.layouts_intro"))
+    widgets.heading("positional.layouts")
     fig = pviz.layout_comparison(
         table.pe,
         table.concatenated,
@@ -195,8 +193,7 @@ def layouts(table: PositionalTable, n_pos: int, d_model: int) -> None:
 
 def sentence(settings: Settings) -> None:
     """On the sidebar sentence: shuffling only permutes the attention without PE, not with it."""
-    st.subheader(t("positional.shuffle"))
-    st.markdown(t("positional.shuffle_intro"))
+    widgets.heading("positional.shuffle")
     tokens = widgets.sentence_tokens(settings)
     if len(tokens) < 2:
         st.info(t("positional.shuffle_need_two"))
@@ -279,8 +276,7 @@ MAX_SHIFT = 4096
 def rope(settings: Settings) -> None:
     """RoPE: a pair turning on the unit circle; on the sentence, shifting every position leaves
     the scores alone (float rounding), while added sinusoidal PE changes them."""
-    st.subheader(t("positional.rope"))
-    st.markdown(t("positional.rope_intro"))
+    widgets.heading("positional.rope")
     st.latex(
         r"\begin{pmatrix} q'_i \\ q'_{i + d_k/2} \end{pmatrix} = \begin{pmatrix} \cos m\omega_i"
         r" & -\sin m\omega_i \\ \sin m\omega_i & \cos m\omega_i \end{pmatrix}"
@@ -317,8 +313,7 @@ def rope(settings: Settings) -> None:
 
 def alibi(settings: Settings) -> None:
     """ALiBi: per-head slopes, the bias matrices, and the sentence's heads with the bias."""
-    st.subheader(t("positional.alibi"))
-    st.markdown(t("positional.alibi_intro"))
+    widgets.heading("positional.alibi")
     st.latex(r"\text{score}_{ij} = \frac{q_i \cdot k_j}{\sqrt{d_k}} - m_h\,(i - j), \quad j \le i")
     tokens = widgets.sentence_tokens(settings)
     nh = settings.n_heads

@@ -1,11 +1,10 @@
 """The Train page's sections: the settings, the live run, and the finished run (curves,
 snapshots, try-it box, downloads).
 
-State (this session's only): `LIVE` holds a run in progress (`LiveRun`), `RUN` the last
-finished one (`FinishedRun`); a new run replaces both. Training happens inside the script run,
-one short chunk at a time, redrawing the progress bar and the curve after each chunk. Any rerun
-(the Stop button, a click anywhere) interrupts the script at one of those redraws, between two
-chunks; the next script run goes on with the same `LiveRun`, or ends it when Stop was pressed.
+State (this session's only, see `ui/sections/live.py`): `LIVE` holds a run in progress
+(`LiveRun`), `RUN` the last finished one (`FinishedRun`); a new run replaces both. Training
+happens inside the script run, one short chunk at a time, redrawing the progress bar and the
+curve after each chunk.
 """
 
 from __future__ import annotations
@@ -23,6 +22,7 @@ from ui import widgets
 from ui.compute import train as compute
 from ui.compute.train import FinishedRun, LiveRun, TrainChoice, TryProblem
 from ui.i18n import t
+from ui.sections import live as live_run
 from ui.state import parse_choice, parse_int
 from viz.train import alignment_curves, training_curves
 
@@ -30,7 +30,8 @@ K_TASK, K_DIM, K_HEADS, K_LAYERS = "train.task", "train.dim", "train.heads", "tr
 K_STEPS, K_LR, K_SEED = "train.steps", "train.lr", "train.run_seed"
 K_SNAP, K_KIND, K_LAYER = "train.snapshot", "train.kind", "train.layer"
 K_TRY, K_TRY_KIND, K_TRY_LAYER = "train.try", "train.try_kind", "train.try_layer"
-LIVE, RUN, STOP, ERROR = "train._live", "train._run", "train._stop", "train._error"
+LIVE, RUN, STOP = live_run.live_keys("train")
+ERROR = "train._error"
 
 
 def _fmt_lr(lr: float) -> str:
@@ -104,36 +105,17 @@ def _start() -> None:
     ss = st.session_state
     ss.pop(ERROR, None)
     try:
-        live = LiveRun.start(current_choice())
+        run = LiveRun.start(current_choice())
     except ValueError as exc:  # the controls only offer valid settings; say why if not
         ss[ERROR] = str(exc)
         return
-    ss.pop(RUN, None)
     ss.pop(K_SNAP, None)  # the new run's scrubber starts at its last snapshot
-    ss[LIVE] = live
-    ss[STOP] = False
-
-
-def _stop() -> None:
-    st.session_state[STOP] = True
+    live_run.begin("train", run)
 
 
 def settle() -> None:
     """Before anything is drawn: end a live run that Stop was pressed for (or that is done)."""
-    ss = st.session_state
-    live = ss.get(LIVE)
-    if live is not None and (ss.get(STOP) or live.done):
-        _keep(live, live.stop())
-    ss[STOP] = False
-
-
-def _keep(live: LiveRun, fin: FinishedRun) -> None:
-    """Make a run that ended the current one, unless Train has replaced it meanwhile (an old
-    script thread may end its run after a newer one started)."""
-    ss = st.session_state
-    if ss.get(LIVE) is live:
-        ss[RUN] = fin
-        ss.pop(LIVE, None)
+    live_run.settle("train")
 
 
 def intro() -> None:
@@ -146,14 +128,8 @@ def intro() -> None:
 def controls() -> None:
     """The settings of the next run, and the Train / Stop buttons."""
     c_task, c_desc = st.columns([1, 2])
-    task = ctl.radio(
-        t("train.task"),
-        compute.TASK_NAMES,
-        format_func=lambda name: t(f"train.task.{name}"),
-        key=K_TASK,
-        horizontal=True,
-        help=t("train.task_help"),
-        where=c_task,
+    task = ctl.enum_radio(
+        "train.task", compute.TASK_NAMES, key=K_TASK, help=t("train.task_help"), where=c_task
     )
     c_desc.markdown(t(f"train.task_desc.{task}"))
     c_dim, c_heads, c_layers = st.columns(3)
@@ -192,15 +168,7 @@ def controls() -> None:
         help=t("train.lr_help"),
         where=c_lr,
     )
-    ctl.number_input(
-        t("train.seed"),
-        min_value=0,
-        max_value=compute.MAX_SEED,
-        step=1,
-        key=K_SEED,
-        help=t("train.seed_help"),
-        where=c_seed,
-    )
+    live_run.seed_input("train", K_SEED, c_seed)
     _buttons(current_choice())
 
 
@@ -216,24 +184,7 @@ def _buttons(choice: TrainChoice) -> None:
             every=choice.snapshot_every,
         )
     )
-    training = ss.get(LIVE) is not None
-    c_start, c_stop, _ = st.columns([1, 1, 4])
-    c_start.button(
-        t("train.start"),
-        key="train.start",
-        type="primary",
-        on_click=_start,
-        help=t("train.start_help"),
-        width="stretch",
-    )
-    c_stop.button(
-        t("train.stop"),
-        key="train.stop",
-        on_click=_stop,
-        disabled=not training,
-        help=t("train.stop_help"),
-        width="stretch",
-    )
+    live_run.buttons("train", _start)
     if ss.get(ERROR):
         st.error(t("msg.error", error=ss[ERROR]))
 
@@ -268,42 +219,22 @@ def _curve_figure(cols: dict, total: int, title: str, marker: int | None = None)
     )
 
 
-def _progress_text(live: LiveRun) -> str:
-    if not live.steps:
-        return t("train.progress_start", steps=live.choice.steps)
-    return t(
-        "train.progress",
-        step=live.step,
-        steps=live.choice.steps,
-        loss=f"{live.loss[-1]:.4f}",
-        exact=f"{live.exact_acc[-1]:.0%}",
-    )
+def _measures(live: LiveRun) -> dict:
+    return {"loss": f"{live.loss[-1]:.4f}", "exact": f"{live.exact_acc[-1]:.0%}"}
 
 
-def _draw_live_curve(where, live: LiveRun) -> None:
-    fig = _curve_figure(live.curve(), live.choice.steps, t("train.fig.live"))
-    with where.container():
-        widgets.plot(fig, key=f"train.fig.live.{live.step}")  # one key per redraw
+def _draw_live_curve(run: LiveRun) -> None:
+    fig = _curve_figure(run.curve(), run.choice.steps, t("train.fig.live"))
+    widgets.plot(fig, key=f"train.fig.live.{run.step}")  # one key per redraw
 
 
 def live_training() -> None:
     """Train the live run (if any) chunk by chunk, redrawing after each; at the end keep the
     finished run and rerun the page to show it."""
-    ss = st.session_state
-    live: LiveRun | None = ss.get(LIVE)
-    if live is None:
+    run: LiveRun | None = st.session_state.get(LIVE)
+    if run is None:
         return
-    st.header(t("train.live.title"))
-    st.caption(_settings_line(live.choice))
-    bar = st.progress(live.fraction, text=_progress_text(live))
-    curve = st.empty()
-    _draw_live_curve(curve, live)
-    while not live.done:
-        live.advance()  # no st.* call inside: a rerun can only interrupt between chunks
-        bar.progress(live.fraction, text=_progress_text(live))
-        _draw_live_curve(curve, live)
-    _keep(live, live.finish())
-    st.rerun()
+    live_run.train("train", run, _measures, _draw_live_curve, _settings_line(run.choice))
 
 
 def finished_run() -> FinishedRun | None:
@@ -316,20 +247,9 @@ def finished_run() -> FinishedRun | None:
 # --- the finished run ---------------------------------------------------------------------------
 def summary(fin: FinishedRun) -> None:
     run = fin.run
-    st.header(t("train.result.title"))
-    st.caption(_settings_line(fin.choice) + " " + t("train.params", n=compute.n_parameters(run)))
-    if run.stopped:
-        st.warning(t("train.stopped", steps_done=run.steps_done, steps=run.settings.steps))
-    st.markdown(
-        t(
-            "train.done",
-            steps_done=run.steps_done,
-            elapsed=f"{run.elapsed_s:.1f}",
-            wall=f"{fin.wall_s:.1f}",
-            acc=f"{fin.greedy_acc:.1%}",
-            n=fin.n_eval,
-        )
-    )
+    caption = _settings_line(fin.choice) + " " + t("train.params", n=compute.n_parameters(run))
+    measures = {"elapsed": f"{run.elapsed_s:.1f}", "acc": f"{fin.greedy_acc:.1%}", "n": fin.n_eval}
+    live_run.result_header("train", run, fin.wall_s, caption, **measures)
 
 
 def _snapshot_step(run) -> int:
@@ -363,14 +283,7 @@ def curves(fin: FinishedRun) -> None:
 
 def _kind_and_layer(kind_key: str, layer_key: str, n_layers: int) -> tuple[str, int]:
     c_kind, c_layer = st.columns([3, 1])
-    kind = ctl.radio(
-        t("train.kind"),
-        KINDS,
-        format_func=lambda k: t(f"train.kind.{k}"),
-        key=kind_key,
-        horizontal=True,
-        where=c_kind,
-    )
+    kind = ctl.enum_radio("train.kind", KINDS, key=kind_key, where=c_kind)
     layer = ctl.clamp(layer_key, range(n_layers))
     if n_layers > 1:
         layer = ctl.selectbox(t("train.layer"), range(n_layers), key=layer_key, where=c_layer)

@@ -59,14 +59,6 @@ class Sentence:
     tokens: list[str]  # T WordPiece tokens, [CLS] and [SEP] included
     attentions: np.ndarray  # (L, nh, T, T) the model's attention weights
 
-    @property
-    def n_layers(self) -> int:
-        return self.attentions.shape[0]
-
-    @property
-    def n_heads(self) -> int:
-        return self.attentions.shape[1]
-
 
 @dataclass(frozen=True)
 class Filter:
@@ -130,7 +122,7 @@ def _lines_clicked() -> None:
 
 def lines(s: Sentence, layer: int, filt: Filter) -> None:
     """BertViz's head view of the picked layer: several heads, a token picker, click a token."""
-    tokens, n_heads = s.tokens, s.n_heads
+    tokens, n_heads = s.tokens, s.attentions.shape[1]
     st.subheader(t("reading.lines.title", layer=layer))
     st.markdown(t("reading.lines.what"))
     n = len(tokens)
@@ -150,12 +142,8 @@ def lines(s: Sentence, layer: int, filt: Filter) -> None:
         key=K_LINES_TOKEN,
         where=c_token,
     )
-    side = controls.radio(
-        t("reading.lines.side"),
-        SIDES,
-        format_func=lambda s: t(f"reading.lines.side.{s}"),
-        key=K_LINES_SIDE,
-        where=c_side,
+    side = controls.enum_radio(
+        "reading.lines.side", SIDES, key=K_LINES_SIDE, where=c_side, horizontal=False
     )
     if not heads:
         st.info(t("reading.lines.no_heads"))
@@ -290,7 +278,8 @@ def ablation(s: Sentence, layer: int, head: int, filt: Filter) -> None:
     n = len(tokens)
     asked = st.session_state.setdefault("reading._ablation_asked", [])
     if n > ABLATION_AUTO and text not in asked:
-        st.info(t("reading.ablation.long", n=n, layers=s.n_layers, copies=s.n_heads + 1))
+        L, nh = s.attentions.shape[:2]
+        st.info(t("reading.ablation.long", n=n, layers=L, copies=nh + 1))
         if not st.button(t("reading.ablation.button"), key="reading.ablation_button"):
             return
         asked[:] = [text]
