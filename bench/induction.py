@@ -15,7 +15,7 @@ CPU time is the figure to compare (training uses `TRAIN_THREADS` threads).
     python bench/induction.py [--seeds 0 1 2] [--steps N]
 
 Measured on this branch (load average ~15 on 2 shared cores, so wall time was ~4x the CPU
-time; ATEN default threads, TRAIN_THREADS = 1): the 2-layer model reaches 1.000 / 0.999 / 1.000
+time; TRAIN_THREADS = 1): the 2-layer model reaches 1.000 / 0.999 / 1.000
 and the 1-layer control 0.175 / 0.179 / 0.181 (seeds 0 / 1 / 2), ~22 s of CPU per 2-layer run
 (wall 77-94 s under that load: the 60 s wall target is only checkable on a quiet machine); the
 best layer-1 induction score is 0.98 for every seed; the best layer-0 previous-token score is
@@ -26,7 +26,8 @@ The recipe: GPT-2 style learned positions in the residual stream, init_std 0.02,
 repeats at offsets from 2 up (`InductionTask.min_offset=2`: a repeat may overlap its chunk,
 "xyzxyzx"). With offsets of at least k (the earlier default: no overlap, k = 6) the models
 built a shifted circuit (layer-0 heads ~k - 1 tokens back; previous <= 0.07, induction ~0.01);
-only offset 2 rules that out. Tried without reaching 0.8 (seed 0): 1800 steps, lr 5e-3/6e-3,
+the repeats at offset 2 rule that out. Tried without reaching 0.8 (seed 0): 1800 steps,
+lr 5e-3/6e-3,
 weight decay 0.1, 8 heads, d_model 128, repeats only right after the chunk, shortformer
 positions (init 0.02: 0.76 with 4 heads, 0.75 with 8; init 0.1 and 8 heads: 0.77).
 """
