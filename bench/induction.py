@@ -27,9 +27,8 @@ repeats at offsets from 2 up (`InductionTask.min_offset=2`: a repeat may overlap
 "xyzxyzx"). With offsets of at least k (the earlier default: no overlap, k = 6) the models
 built a shifted circuit (layer-0 heads ~k - 1 tokens back; previous <= 0.07, induction ~0.01);
 the repeats at offset 2 rule that out. Tried without reaching 0.8 (seed 0): 1800 steps,
-lr 5e-3/6e-3,
-weight decay 0.1, 8 heads, d_model 128, repeats only right after the chunk, shortformer
-positions (init 0.02: 0.76 with 4 heads, 0.75 with 8; init 0.1 and 8 heads: 0.77).
+lr 5e-3/6e-3, weight decay 0.1, 8 heads, d_model 128, repeats only right after the chunk,
+shortformer positions (init 0.02: 0.76 with 4 heads, 0.75 with 8; init 0.1, 8 heads: 0.77).
 """
 
 from __future__ import annotations
