@@ -8,8 +8,12 @@ logits predict token t + 1, so token t is scored from the logits at t - 1.
   Inside the repeat, every token after its first is predictable (copy the token that followed
   the current token's earlier occurrence); nothing else is. The offsets vary, so no fixed
   position holds the answer. Olsson et al. (2022) measure induction heads on repeated random
-  tokens; note that a trained model may predict the repeat without the canonical previous-token
-  + induction circuit (the head scores in `training` say whether it built one).
+  tokens. The offset can be as short as 2 (the repeat then overlaps the chunk: "xyxyxy").
+  Measured here (bench/induction.py): when every offset is at least k (e.g. no overlap, k = 6),
+  the trained model predicts the repeat with a *shifted* circuit instead, its layer-0 heads
+  reading about k - 1 tokens back and a layer-1 head attending that far past the token after
+  the earlier copy, which the previous-token and induction scores miss; a circuit shifted by r
+  needs an offset above r, so the repeats at offset 2 leave only r = 1, the canonical circuit.
 - `reverse`, `sort`, `copy`: the toy tasks of `toy_tasks` written as one sequence,
   "<bos> a b c | c b a <eos>" (PAD after); the answer and its <eos> are predictable.
 """
@@ -52,8 +56,10 @@ class InductionTask:
     """Random symbols with one chunk repeated later (see the module docstring).
 
     Layout of a sequence of `seq_len` tokens: <bos>, then random symbols; a chunk of length
-    n (min_repeat..max_repeat) starting at s1 >= 1 is copied to s2 >= s1 + n (no overlap),
-    with s2 + n <= seq_len. Predictable: tokens s2 + 1 .. s2 + n - 1.
+    n (min_repeat..max_repeat) starting at s1 >= 1 is copied to s2 = s1 + d, the offset d
+    uniform in min_offset..seq_len - n - 1 (then s1 uniform), so s2 + n <= seq_len. With
+    d < n the repeat overlaps the chunk and copies its own start: a stretch of period d
+    ("xyzxyzxy"). min_offset=None: d >= n (no overlap). Predictable: tokens s2 + 1 .. s2 + n - 1.
     """
 
     name: str = "induction"
@@ -64,6 +70,7 @@ class InductionTask:
     unique_chunk: bool = True  # the chunk's symbols differ and occur nowhere else
     distinct_filler: bool = False  # and the other symbols differ too (`scoring_sample`)
     loss_on_all: bool = False  # True: the loss counts every token after <bos>, not only repeats
+    min_offset: int | None = 2  # shortest chunk-to-repeat offset (2..min_repeat; None: n)
     bos: str = "<bos>"
 
     def __post_init__(self) -> None:
@@ -71,6 +78,8 @@ class InductionTask:
             raise ValueError(f"n_symbols must be 16..52, got {self.n_symbols!r}")
         if not 2 <= self.min_repeat <= self.max_repeat:
             raise ValueError("need 2 <= min_repeat <= max_repeat")
+        if self.min_offset is not None and not 2 <= self.min_offset <= self.min_repeat:
+            raise ValueError("need 2 <= min_offset <= min_repeat (or min_offset=None)")
         if self.seq_len < 1 + 2 * self.max_repeat:
             raise ValueError(
                 f"seq_len must be at least 1 + 2 * max_repeat = {1 + 2 * self.max_repeat}"
@@ -102,12 +111,15 @@ class InductionTask:
         T = self.seq_len
         length = torch.randint(self.min_repeat, self.max_repeat + 1, (n,), generator=g)  # (B,)
         u1, u2 = torch.rand(n, generator=g), torch.rand(n, generator=g)
-        # s1 in [1, T - 2n], then s2 in [s1 + n, T - n]: both uniform for the drawn length
-        s1 = 1 + (u1 * (T - 2 * length)).long()  # (B,)
-        s2 = s1 + length + (u2 * (T - length - (s1 + length) + 1)).long()  # (B,)
+        # the offset d = s2 - s1, uniform in [lo, hi], then s1 uniform in [1, T - length - d]
+        lo = length if self.min_offset is None else torch.full_like(length, self.min_offset)
+        hi = T - length - 1  # (B,) s1 = 1 and the repeat ends at T
+        d = lo + (u2 * (hi - lo + 1)).long()  # (B,)
+        s1 = 1 + (u1 * (T - length - d)).long()  # (B,)
+        s2 = s1 + d  # (B,)
         pos = torch.arange(T)[None, :]  # (1, T)
         in_repeat = (pos >= s2[:, None]) & (pos < (s2 + length)[:, None])  # (B, T)
-        src = (pos - (s2 - s1)[:, None]).clamp(min=0)  # (B, T) where each repeat token comes from
+        src = (pos - d[:, None]).clamp(min=0)  # (B, T) where each repeat token comes from
         if self.unique_chunk:  # chunk: distinct symbols; elsewhere: any of the other symbols
             perm = torch.rand(n, self.n_symbols, generator=g).argsort(1) + 1  # (B, n_symbols)
             chunk, rest = perm[:, : self.max_repeat], perm[:, self.max_repeat :]
@@ -123,7 +135,9 @@ class InductionTask:
         else:
             tokens = torch.randint(1, self.vocab_size, (n, T), generator=g)  # (B, T)
         tokens[:, 0] = 0  # <bos>
-        tokens = torch.where(in_repeat, tokens.gather(1, src), tokens)
+        for t in range(T):  # left to right: an overlapping repeat copies tokens it just wrote
+            copied = tokens.gather(1, src[:, t : t + 1])[:, 0]  # (B,)
+            tokens[:, t] = torch.where(in_repeat[:, t], copied, tokens[:, t])
         predictable = in_repeat & (pos > s2[:, None])  # (B, T)
         loss_mask = (pos > 0).expand(n, T).clone() if self.loss_on_all else predictable
         return LMBatch(tokens=tokens, predictable=predictable, loss_mask=loss_mask)

@@ -41,13 +41,13 @@ class DecoderSettings(TrainingSettings):
     d_model: int = 64
     n_heads: int = 4
     mlp: bool = False
-    positions: str = "attention"  # learned positions where the heads look (shortformer)
+    positions: str = "residual"  # learned positions added to the residual stream (GPT-2)
     steps: int = 1200
     lr: float = 3e-3
     warmup: int = 50
     batch_size: int = 64
     weight_decay: float = 0.0
-    init_std: float = 0.1  # weights drawn from normal(0, init_std); GPT-2 uses 0.02
+    init_std: float = 0.02  # weights drawn from normal(0, init_std), as GPT-2
     seed: int = 0
     snapshot_every: int = 50
     eval_size: int = 128  # sequences in the fixed evaluation set of the snapshots

@@ -15,28 +15,51 @@ def _earlier_successor(row: list[int], p: int) -> bool:
     return any(row[k] == row[p - 1] and row[k + 1] == row[p] for k in range(p - 1))
 
 
+@pytest.mark.parametrize("min_offset", [2, None])
 @pytest.mark.parametrize("unique_chunk", [True, False])
-def test_induction_repeat_is_a_copy_and_the_mask_marks_its_tail(unique_chunk):
-    task = InductionTask(unique_chunk=unique_chunk)
+def test_induction_repeat_is_a_copy_and_the_mask_marks_its_tail(unique_chunk, min_offset):
+    task = InductionTask(unique_chunk=unique_chunk, min_offset=min_offset)
     b = task.sample(400, 3)
     T = task.seq_len
     assert b.tokens.shape == b.predictable.shape == (400, T)
     assert torch.all(b.tokens[:, 0] == 0) and torch.all(b.tokens[:, 1:] >= 1)
+    overlapping = 0
     for row, mask in zip(b.tokens.tolist(), b.predictable.tolist(), strict=True):
         ps = [p for p in range(T) if mask[p]]
         n = len(ps) + 1  # the repeat's length: its first token is not predictable
         assert task.min_repeat <= n <= task.max_repeat
         assert ps == list(range(ps[0], ps[0] + n - 1))  # one contiguous run
         s2 = ps[0] - 1
+        lo = n if min_offset is None else min_offset
         copies = [
-            s1 for s1 in range(1, s2 - n + 1) if row[s1 : s1 + n] == row[s2 : s2 + n]
-        ]  # an earlier, non-overlapping copy of the whole chunk
+            s1 for s1 in range(1, s2 - lo + 1) if row[s1 : s1 + n] == row[s2 : s2 + n]
+        ]  # an earlier copy of the whole chunk, at least min_offset (or n) back
         assert copies
         assert all(_earlier_successor(row, p) for p in ps)
-        if unique_chunk:  # the chunk's symbols differ and occur only in its two copies
-            chunk = row[s2 : s2 + n]
-            assert len(set(chunk)) == n
-            assert all(row.count(c) == 2 for c in chunk)
+        d = s2 - copies[-1]
+        overlapping += d < n
+        if unique_chunk:  # one period of the chunk: distinct symbols found only in the copies
+            period = row[s2 : s2 + min(n, d)]
+            assert len(set(period)) == len(period)
+            outside = row[1 : copies[-1]] + row[s2 + n :] + row[copies[-1] + n : s2]
+            assert not set(period) & set(outside)
+    if min_offset is None:
+        assert overlapping == 0
+    else:  # short offsets make periodic stretches ("xyxyxy")
+        assert overlapping > 0
+
+
+def test_offset_two_occurs_and_bad_offsets_are_explained():
+    b = InductionTask().sample(1000, 1)
+    periods = []
+    for row, mask in zip(b.tokens.tolist(), b.predictable.tolist(), strict=True):
+        p = mask.index(True)
+        periods.append(next(d for d in range(1, p) if row[p - d] == row[p]))
+    assert min(periods) == 2 and 1 not in periods
+    with pytest.raises(ValueError, match="min_offset"):
+        InductionTask(min_offset=1)
+    with pytest.raises(ValueError, match="min_offset"):
+        InductionTask(min_offset=7)
 
 
 def test_position_alone_cannot_solve_induction():
