@@ -150,6 +150,9 @@ def saturation(dist: str, n_samples: int, seed: int) -> None:
     )
 
 
+PAIR_TOKENS = 256  # the scaled/unscaled pair: 2 x 256 x 256 weights, ~0.7 MB
+
+
 def sentence(settings: Settings) -> None:
     """3. The sidebar sentence scaled and unscaled, and 1/sqrt(d_k) as a temperature."""
     st.subheader(t("scaling.sentence_title"))
@@ -180,7 +183,12 @@ def sentence(settings: Settings) -> None:
         tau = float(ss[K_TAU])
     result = compute.sentence_scaling(tuple(tokens), settings.config(), tau)
 
-    _scaled_pair(result, head, tokens, d_k)
+    if len(tokens) > PAIR_TOKENS:  # two T x T charts side by side: the first tokens only
+        short = widgets.view_tokens(tokens, PAIR_TOKENS, t("scaling.pair_capped"))
+        short_result = compute.sentence_scaling(tuple(short), settings.config(), tau)
+        _scaled_pair(short_result, head, short, d_k)
+    else:
+        _scaled_pair(result, head, tokens, d_k)
     _temperature(result, head, tokens, d_k, tau)
 
 
