@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import warnings
 from typing import NamedTuple
 
 import numpy as np
@@ -34,7 +35,7 @@ def bin_heads(weights: np.ndarray, most: int = 64) -> Binned:
     padded = np.full((nh, b_q * size, b_k * size), np.nan, dtype=np.float32)
     padded[:, :t_q, :t_k] = w
     blocks = padded.reshape(nh, b_q, size, b_k, size)
-    with np.errstate(invalid="ignore"), np.testing.suppress_warnings() as sup:
-        sup.filter(RuntimeWarning)  # a block of NaN only (masked) stays NaN
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)  # a block of NaN only stays NaN
         mean = np.nanmean(blocks, axis=(2, 4)).astype(np.float32)  # (nh, Bq, Bk)
     return Binned(mean, _labels(t_q, size), _labels(t_k, size), size)
