@@ -77,7 +77,7 @@ def _axis_number(key: str) -> int:
 def _label_room(key: str, axis: dict, height: float) -> float:
     d0, d1 = axis.get("domain") or (0.0, 1.0)
     if key[0] == "x":
-        return 340 * (d1 - d0)  # a phone's chart width: what every width must fit
+        return 200 * (d1 - d0)  # a phone's plot width (beside labels, colour bar): must fit
     return height * (d1 - d0) * 0.85
 
 

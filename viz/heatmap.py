@@ -12,9 +12,10 @@ from typing import NamedTuple
 import numpy as np
 import plotly.graph_objects as go
 
-from .axes import LABEL_ALL, token_axis
+from .axes import LABEL_ALL, tick_size, token_axis
 from .figure import axis_key, cell_axes, figure, named_colorscale, style, subplot_grid
 from .labels import check_lengths, escape_label, escape_labels
+from .margins import text_px
 
 # Perceptually uniform and colour-blind safe; readable on light and dark backgrounds.
 PALETTES = ("Viridis", "Cividis", "Magma", "Blues")
@@ -203,10 +204,12 @@ def head_px(t_q: int) -> int:
 
 
 def _x_label_px(labels) -> int:
-    """Room under a head for its key labels (upright when many, flat when few)."""
-    if len(labels) > 10:
-        return 24 + min(90, 7 * max((len(str(s)) for s in labels), default=1))
-    return 34
+    """Room under a head for its key labels: flat if they fit across a head on a phone (about
+    120 px), else upright (plotly turns them), as long as the longest label."""
+    widths = [text_px(s, tick_size(len(labels))) for s in labels]
+    if sum(w + 6 for w in widths) <= 120:
+        return 34
+    return 24 + int(min(100, max(widths, default=0)))
 
 
 def _subplots(hd: _Heads) -> go.Figure:
@@ -251,7 +254,7 @@ def _subplots(hd: _Heads) -> go.Figure:
         layout[axis_key(h + 1)].update(x_axis)
         # query labels at the start of each row; the others keep them for the hover only
         layout[axis_key(h + 1, "y")].update(y_axis, showticklabels=h % hd.cols == 0)
-    top = HEAD_TITLE_PX + 14
+    top = HEAD_TITLE_PX + 36  # the head titles below the chart's toolbar
     height = plot_h + top + _x_label_px(hd.k_tokens) + 10
     return figure(data, style(layout, height=height, top=top))
 
