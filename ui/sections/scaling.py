@@ -150,13 +150,17 @@ def saturation(dist: str, n_samples: int, seed: int) -> None:
     )
 
 
-PAIR_TOKENS = 256  # the scaled/unscaled pair: 2 x 256 x 256 weights, ~0.7 MB
+# The section's sweep recomputes softmax and its Jacobian for every row of every head at each
+# of 22 temperatures: O(heads x T^2 x 22) in float64, a minute at 16 heads x 512 tokens on a
+# busy 2-core machine, ~3 s at 128.
+SENTENCE_TOKENS = 128
 
 
 def sentence(settings: Settings) -> None:
     """3. The sidebar sentence scaled and unscaled, and 1/sqrt(d_k) as a temperature."""
     st.subheader(t("scaling.sentence_title"))
     tokens = widgets.sentence_tokens(settings)
+    tokens = widgets.view_tokens(tokens, SENTENCE_TOKENS, t("scaling.sentence_capped"))
     d_k = settings.d_k
     if settings.scoring != "dot":
         st.info(t("scaling.additive_note"))
@@ -183,12 +187,7 @@ def sentence(settings: Settings) -> None:
         tau = float(ss[K_TAU])
     result = compute.sentence_scaling(tuple(tokens), settings.config(), tau)
 
-    if len(tokens) > PAIR_TOKENS:  # two T x T charts side by side: the first tokens only
-        short = widgets.view_tokens(tokens, PAIR_TOKENS, t("scaling.pair_capped"))
-        short_result = compute.sentence_scaling(tuple(short), settings.config(), tau)
-        _scaled_pair(short_result, head, short, d_k)
-    else:
-        _scaled_pair(result, head, tokens, d_k)
+    _scaled_pair(result, head, tokens, d_k)
     _temperature(result, head, tokens, d_k, tau)
 
 
