@@ -43,7 +43,12 @@ TARGET = {"attention": 1.3}  # x floor; every other page: 2.0
 COLD_TARGET = 1.5
 PAYLOAD_LIMIT = 3_000_000
 ENGLISH = "the quick brown fox jumps over the lazy dog while the cat watches it ."
-THUMB = '[class*="st-key-_w-shared-n_heads-"] input[type="range"]'  # the slider's thumb
+# the heads slider's thumb: the app's control widget (`_w.shared.n_heads.<digest>.<n>`), or the
+# floor page's plain widget keyed `shared.n_heads`
+THUMB = (
+    '[class*="st-key-_w-shared-n_heads-"] input[type="range"],'
+    ' .st-key-shared-n_heads input[type="range"]'
+)
 
 
 SERVER_ENV: dict[str, str] = {}  # Streamlit options for both servers (--no-post-script-gc)

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 from functools import partial
 
+import numpy as np
 import pandas as pd
 import streamlit as st
 
+import viz
 from mha_core import MAX_TOKENS, AttentionConfig
 from mha_core.layer.export import trace_json, weights_csv
 from mha_core.layer.stats import HeadStats
@@ -15,6 +17,14 @@ from ui.compute.attention import sentence_attention, tokenize
 from ui.i18n import t
 from ui.state import Settings
 from viz.revision import stamp
+
+
+def view_tokens(tokens: list[str], limit: int, why: str, where=None) -> list[str]:
+    """The first `limit` tokens for one view that cannot draw more, saying so and why."""
+    if len(tokens) <= limit:
+        return tokens
+    (where or st).caption(t("msg.view_capped", n=len(tokens), limit=limit, why=why))
+    return tokens[:limit]
 
 
 def sentence_tokens(settings: Settings, limit: int = MAX_TOKENS) -> list[str]:
@@ -51,7 +61,7 @@ def token_chips(tokens: list[str]) -> None:
         token_code(tokens)
 
 
-def plot(fig, key: str, on_select=None) -> None:
+def plot(fig, key: str, on_select=None, where=None) -> None:
     """Every figure goes out the same way: full width, the theme's fonts, PNG in the toolbar.
     With `on_select` (a callback), a click on a point reruns the page after calling it (read the
     point with `clicked_point(key)`)."""
@@ -59,7 +69,7 @@ def plot(fig, key: str, on_select=None) -> None:
     # once); an unchanged chart is not drawn again on a rerun (viz/revision.py)
     stamp(fig)
     select = {} if on_select is None else {"on_select": on_select, "selection_mode": "points"}
-    st.plotly_chart(
+    (where or st).plotly_chart(
         fig,
         key=key,
         width="stretch",
@@ -77,11 +87,26 @@ def heading(key: str) -> None:
 
 def plot_at(fig, key: str, where=None) -> None:
     """`plot` inside `where` (a column or container), or where the page is when None."""
-    if where is None:
-        plot(fig, key=key)
-        return
-    with where:
-        plot(fig, key=key)
+    plot(fig, key=key, where=where)
+
+
+GRID_FULL = 64  # heads drawn cell by cell up to this many tokens (16 x 64 x 64: ~0.3 MB)
+
+
+def head_grid(weights: np.ndarray, q_tokens, k_tokens=None, *, key: str, where=None, **kw) -> None:
+    """Every head of `weights` (nh, Tq, Tk) in a grid (viz.head_grid, keyword arguments passed
+    on). Over GRID_FULL tokens, each cell is the mean of a block of tokens and a caption says
+    so: 16 heads x 512 tokens cell by cell would be 17 MB and a minute in the browser."""
+    k_tokens = q_tokens if k_tokens is None else k_tokens
+    where = where or st
+    if max(len(q_tokens), len(k_tokens)) > GRID_FULL:
+        binned = viz.bin_heads(weights, GRID_FULL)
+        n = max(len(q_tokens), len(k_tokens))
+        where.caption(t("msg.binned", n=n, size=binned.size, most=GRID_FULL))
+        kw["value_label"] = t("msg.block_mean", what=kw.get("value_label", "weight"))
+        weights, q_tokens, k_tokens = binned.weights, binned.q_labels, binned.k_labels
+        kw.update(numbered=False, one_trace=False)
+    plot(viz.head_grid(weights, q_tokens, k_tokens, **kw), key=key, where=where)
 
 
 def clicked_point(key: str) -> list | None:

@@ -8,6 +8,7 @@ from .heatmap import (
     head_grid,
 )
 from .labels import Notation, escape_label, escape_labels
+from .overview import bin_heads
 
 __all__ = [
     "DEFAULT_PALETTE",
@@ -15,6 +16,7 @@ __all__ = [
     "DIVERGING",
     "PALETTES",
     "attention_heatmap",
+    "bin_heads",
     "escape_label",
     "escape_labels",
     "head_grid",

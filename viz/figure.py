@@ -19,6 +19,7 @@ from functools import lru_cache
 
 import plotly.graph_objects as go
 
+from .axes import thin_token_axes
 from .labels import title_label
 from .margins import reserve_margins
 
@@ -33,7 +34,8 @@ def figure(data: list[dict], layout: dict) -> go.Figure:
     should a plotly release drop it, go.Figure raises and tests/viz fail at once.
     """
     data = [{k: v for k, v in tr.items() if v is not None} for tr in data]
-    layout = reserve_margins(data, {k: v for k, v in layout.items() if v is not None})
+    layout = {k: v for k, v in layout.items() if v is not None}
+    layout = reserve_margins(data, thin_token_axes(data, layout))
     return go.Figure({"data": data, "layout": layout}, _validate=False)
 
 

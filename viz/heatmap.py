@@ -12,9 +12,10 @@ from typing import NamedTuple
 import numpy as np
 import plotly.graph_objects as go
 
-from .axes import token_axis
+from .axes import LABEL_ALL, tick_size, token_axis
 from .figure import axis_key, cell_axes, figure, named_colorscale, style, subplot_grid
 from .labels import check_lengths, escape_label, escape_labels
+from .margins import text_px
 
 # Perceptually uniform and colour-blind safe; readable on light and dark backgrounds.
 PALETTES = ("Viridis", "Cividis", "Magma", "Blues")
@@ -37,8 +38,11 @@ def _cell_positions(t_q: int, t_k: int) -> np.ndarray:
     return out
 
 
-def hovertemplate(value_label: str, fmt: str = EXACT) -> str:
-    who = "query %{customdata[0]}: %{y}<br>key %{customdata[1]}: %{x}"
+def hovertemplate(value_label: str, fmt: str = EXACT, t_q: int = 0, t_k: int = 0) -> str:
+    """Over LABEL_ALL tokens an axis' labels carry their positions ("12: cat", `token_axis`)."""
+    query = "query %{y}" if t_q > LABEL_ALL else "query %{customdata[0]}: %{y}"
+    key = "key %{x}" if t_k > LABEL_ALL else "key %{customdata[1]}: %{x}"
+    who = f"{query}<br>{key}"
     return f"{who}<br>{escape_label(value_label)} = %{{z:{fmt}}}<extra></extra>"
 
 
@@ -63,13 +67,16 @@ def heatmap_trace(
     """
     matrix = np.asarray(matrix, dtype=np.float32)
     check_lengths(matrix.shape, q_tokens, k_tokens)
+    long = min(matrix.shape) > LABEL_ALL  # positions in the labels: no customdata (payload)
+    if customdata is None and not long:
+        customdata = _cell_positions(*matrix.shape)
     tr = {
         "type": "heatmap",
         "z": matrix,
         "x": np.arange(matrix.shape[1]),
         "y": np.arange(matrix.shape[0]),
-        "customdata": _cell_positions(*matrix.shape) if customdata is None else customdata,
-        "hovertemplate": hovertemplate(value_label, fmt),
+        "customdata": customdata,
+        "hovertemplate": hovertemplate(value_label, fmt, *matrix.shape),
         "xgap": 0,
         "ygap": 0,
     }
@@ -137,6 +144,7 @@ class _Heads(NamedTuple):
     colorscale: str
     value_label: str
     zmin: float | None
+    numbered: bool = True
 
     @property
     def row_px(self) -> int:
@@ -158,6 +166,7 @@ def head_grid(
     value_label: str = "weight",
     zmin: float | None = 0.0,
     one_trace: bool = False,
+    numbered: bool = True,
 ) -> go.Figure:
     """All heads (nh, Tq, Tk) in one figure: rows x cols of heads, each titled, with the
     tokens on its axes.
@@ -178,27 +187,49 @@ def head_grid(
     titles = titles or [f"head {h}" for h in range(nh)]
     if len(titles) != nh:
         raise ValueError(f"{nh} heads but {len(titles)} titles")
-    longest = max(t_q, t_k)
-    auto = 4 if longest <= 10 else 3 if longest <= 20 else 2 if longest <= 40 else 1
-    cols = cols or min(nh, auto)
+    cols = cols or min(nh, 2)  # two heads a row: readable on a phone (390 px) and a laptop
     heads = _Heads(
         weights, q_tokens, k_tokens, titles, math.ceil(nh / cols), cols,
-        shared_scale, colorscale, value_label, zmin,
+        shared_scale, colorscale, value_label, zmin, numbered,
     )  # fmt: skip
     return _one_trace(heads) if one_trace else _subplots(heads)
 
 
+HEAD_TITLE_PX = 26  # a head's title above it
+
+
+def head_px(t_q: int) -> int:
+    """Height of one head in a grid: a few tokens stay compact, long texts get room."""
+    return int(min(360, max(170, 60 + 10 * t_q)))
+
+
+def _x_label_px(labels) -> int:
+    """Room under a head for its key labels: flat if they fit across a head on a phone (about
+    120 px), else upright (plotly turns them), as long as the longest label."""
+    widths = [text_px(s, tick_size(len(labels))) for s in labels]
+    if sum(w + 6 for w in widths) <= 120:
+        return 34
+    return 24 + int(min(100, max(widths, default=0)))
+
+
 def _subplots(hd: _Heads) -> go.Figure:
+    """Every head with its own axes: key labels under each head, query labels at the start of
+    each row, a colour bar as tall as one head (shared scale) beside the first row."""
     nh, t_q, t_k = hd.weights.shape
+    head, gap = head_px(t_q), HEAD_TITLE_PX + _x_label_px(hd.k_tokens)
+    plot_h = hd.rows * head + (hd.rows - 1) * gap
     layout = subplot_grid(
         hd.rows,
         hd.cols,
         titles=escape_labels(hd.titles),
-        horizontal_spacing=0.36 / hd.cols if hd.cols > 1 else 0.0,
-        vertical_spacing=min(0.25 / hd.rows, 0.12) if hd.rows > 1 else 0.0,
+        horizontal_spacing=0.08 if hd.cols > 1 else 0.0,
+        vertical_spacing=gap / plot_h if hd.rows > 1 else 0.0,
     )
-    customdata = _cell_positions(t_q, t_k)
-    x_axis, y_axis = token_axis(hd.k_tokens), token_axis(hd.q_tokens, reverse=True)
+    for note in layout.get("annotations", []):
+        note["font"] = {"size": 13}
+    customdata = None if min(t_q, t_k) > LABEL_ALL else _cell_positions(t_q, t_k)
+    x_axis = token_axis(hd.k_tokens, numbered=hd.numbered)
+    y_axis = token_axis(hd.q_tokens, reverse=True, numbered=hd.numbered)
     gmax = float(np.nanmax(hd.weights)) if hd.weights.size else 1.0
     data = []
     for h, w in enumerate(hd.weights):
@@ -214,10 +245,18 @@ def _subplots(hd: _Heads) -> go.Figure:
             showscale=hd.shared_scale and h == 0,
             customdata=customdata,
         )
+        if h == 0:  # the colour bar beside the first head, as tall as one head
+            tr["colorbar"] = {
+                "lenmode": "pixels", "len": head, "y": 1, "yanchor": "top", "thickness": 12,
+                "xpad": 6,
+            }  # fmt: skip
         data.append({**tr, "name": escape_label(hd.titles[h]), **cell_axes(h)})
         layout[axis_key(h + 1)].update(x_axis)
-        layout[axis_key(h + 1, "y")].update(y_axis)
-    return figure(data, style(layout, height=60 + hd.rows * hd.row_px))
+        # query labels at the start of each row; the others keep them for the hover only
+        layout[axis_key(h + 1, "y")].update(y_axis, showticklabels=h % hd.cols == 0)
+    top = HEAD_TITLE_PX + 36  # the head titles below the chart's toolbar
+    height = plot_h + top + _x_label_px(hd.k_tokens) + 10
+    return figure(data, style(layout, height=height, top=top))
 
 
 def _one_trace(hd: _Heads) -> go.Figure:

@@ -123,6 +123,8 @@ def reserve_margins(data: list[dict], layout: dict) -> dict:
     for bar in _colorbars(data, layout):
         if bar.get("orientation") == "h":  # under the plot, below the x labels and title
             need["b"] += COLORBAR_BELOW_PX
+        elif bar.get("thickness"):  # a slim bar: its thickness, padding and tick labels
+            need["r"] = max(need["r"], bar["thickness"] + 80)
         else:
             need["r"] = max(need["r"], COLORBAR_PX)
     legend = layout.get("legend") or {}

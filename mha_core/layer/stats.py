@@ -98,14 +98,18 @@ def head_similarity(weights) -> np.ndarray:
     w = _as_numpy(weights)  # (nh, Tq, Tk)
     nh = w.shape[0]
     valid = w.sum(axis=-1) > 0.5  # (nh, Tq)
-    p = w[:, None]  # (nh, 1, Tq, Tk)
-    q = w[None, :]  # (1, nh, Tq, Tk)
-    m = 0.5 * (p + q)  # (nh, nh, Tq, Tk)
 
-    def kl(a, b):
-        return (a * (np.log2(np.clip(a, _EPS, None)) - np.log2(np.clip(b, _EPS, None)))).sum(-1)
+    def plogp(a):  # a log2 a, with 0 log 0 = 0
+        return a * np.log2(np.clip(a, _EPS, None))
 
-    js = 0.5 * kl(p, m) + 0.5 * kl(q, m)  # (nh, nh, Tq)
+    # JS(p, q) = H(m) - (H(p) + H(q)) / 2 with m = (p + q) / 2: one head against the heads
+    # after it at a time, (nh, Tq, Tk) at most (all pairs at once would be nh times that)
+    neg_h = plogp(w).sum(-1)  # (nh, Tq) -H(p)
+    js = np.zeros((nh, nh, w.shape[1]))  # (nh, nh, Tq)
+    for i in range(nh):
+        m = 0.5 * (w[i] + w[i:])  # (nh - i, Tq, Tk)
+        js[i, i:] = 0.5 * (neg_h[i] + neg_h[i:]) - plogp(m).sum(-1)
+        js[i:, i] = js[i, i:]
     both = valid[:, None] & valid[None, :]  # (nh, nh, Tq)
     n = both.sum(-1)
     total = np.where(both, js, 0).sum(-1)  # (nh, nh)

@@ -28,37 +28,23 @@ def _grid(at) -> dict:
 
 
 def _grid_shape(grid) -> tuple[int, int, int, int]:
-    """(heads, columns of heads, Tq, Tk) of the head grid: one heatmap trace, one title per head."""
+    """(heads, columns of heads, Tq, Tk) of the head grid: one heatmap (and axes) per head."""
+    maps = _heatmaps(grid)
     titles = grid["layout"]["annotations"]
-    top = min(a["y"] for a in titles)
+    top = max(a["y"] for a in titles)
     cols = sum(a["y"] == top for a in titles)
-    rows = -(-len(titles) // cols)
-    t_k = len(grid["layout"]["xaxis"]["tickvals"]) // cols
-    t_q = len(grid["layout"]["yaxis"]["tickvals"]) // rows
-    return len(titles), cols, t_q, t_k
+    t_q, t_k = plotly_array(maps[0]["z"]).shape
+    return len(maps), cols, t_q, t_k
 
 
 def _heads(grid) -> np.ndarray:
-    """(nh, Tq, Tk): every head's weights, read back from its block of the one trace (the exact
-    weight is in customdata[2] when every head has its own colour scale)."""
-    nh, cols, t_q, t_k = _grid_shape(grid)
-    (trace,) = _heatmaps(grid)
-    z = plotly_array(trace["z"]).astype(np.float32)
-    info = plotly_array(trace["customdata"])
-    if info.shape[-1] == 3:
-        z = info[..., 2].astype(np.float32)
-    xs, ys = grid["layout"]["xaxis"]["tickvals"], grid["layout"]["yaxis"]["tickvals"]
-    blocks = []
-    for h in range(nh):
-        r, c = divmod(h, cols)
-        blocks.append(z[np.ix_(ys[r * t_q : (r + 1) * t_q], xs[c * t_k : (c + 1) * t_k])])
-    return np.stack(blocks)
+    """(nh, Tq, Tk): every head's weights, one heatmap each (exact float32 values)."""
+    return np.stack([plotly_array(m["z"]).astype(np.float32) for m in _heatmaps(grid)])
 
 
 def _tokens(grid, axis: str = "x") -> list[str]:
-    """The tokens under (x) or beside (y) one head."""
-    _, _, t_q, t_k = _grid_shape(grid)
-    return grid["layout"][f"{axis}axis"]["ticktext"][: t_k if axis == "x" else t_q]
+    """The tokens under (x) or beside (y) the first head."""
+    return grid["layout"][f"{axis}axis"]["ticktext"]
 
 
 def _open(at, view: str):
@@ -73,8 +59,14 @@ def test_default_page_shows_every_head_and_the_mean():
     assert _heads(grid).shape == (4, 7, 7)  # default d_model 64, 4 heads
     assert [a["text"] for a in grid["layout"]["annotations"]] == [f"head {h}" for h in range(4)]
     tokens = ["I", "want", "to", "live", "in", "Europe", "."]
-    assert grid["layout"]["xaxis"]["ticktext"] == tokens * 4  # under each of the 4 heads
-    assert grid["layout"]["yaxis"]["ticktext"] == tokens
+    assert _grid_shape(grid)[1] == 2  # two heads a row: readable on a phone
+    for h, (x, y) in enumerate(zip(["xaxis", "xaxis2", "xaxis3", "xaxis4"],
+                                   ["yaxis", "yaxis2", "yaxis3", "yaxis4"])):  # fmt: skip
+        assert grid["layout"][x]["ticktext"] == tokens  # under each of the 4 heads
+        assert grid["layout"][y]["ticktext"] == tokens  # (the hover reads them)
+        assert grid["layout"][y].get("showticklabels", True) is (h % 2 == 0)  # at a row start
+    bar = _heatmaps(grid)[0]["colorbar"]  # the colour bar as tall as one head
+    assert bar["lenmode"] == "pixels" and bar["len"] < grid["layout"]["height"] / 2
     assert [c.key for c in at.get("plotly_chart")] == [
         "attention.heads_fig"
     ]  # only the open tab is drawn
@@ -163,9 +155,11 @@ def test_page_controls_colour_scale_and_palette():
     at.radio(key="attention.colour_scale").set_value("per_head").run()
     grid = _grid(at)
     assert sum(bool(h.get("showscale")) for h in _heatmaps(grid)) == 0
-    # every head stretched to its own range, the exact weights still in the hover
+    # every head on its own range [0, its largest weight], the same exact weights
     np.testing.assert_array_equal(_heads(grid), _heads(shared_grid))
-    assert "%{customdata[2]" in _heatmaps(grid)[0]["hovertemplate"]
+    tops = [h["zmax"] for h in _heatmaps(grid)]
+    assert tops == pytest.approx([float(w.max()) for w in _heads(grid)])
+    assert "%{z:.8g}" in _heatmaps(grid)[0]["hovertemplate"]
     at.selectbox(key="attention.palette").set_value("Cividis").run()
     assert not at.exception
     expect = [list(c) for c in go.Heatmap(colorscale="Cividis").colorscale]
@@ -216,10 +210,19 @@ def test_odd_inputs_give_correct_figures(text, n):
 
 
 def test_long_text_is_truncated_with_a_notice():
-    text = " ".join(f"w{i}" for i in range(300))
+    text = " ".join(f"w{i}" for i in range(600))
     at = run_app(**shared(text=text))
-    assert any("300" in w.value and "64" in w.value for w in at.warning)
+    assert any("600" in w.value and "512" in w.value for w in at.warning)
+    # 512 tokens: the grid shows means over blocks of 8 x 8 tokens, and says so
     assert _heads(_grid(at)).shape == (4, 64, 64)
+    assert any("8 x 8" in c.value for c in at.caption)
+    assert _tokens(_grid(at))[-1] == "504–511"
+    # one head token by token: every token in a chart, the last word included
+    head = figure(at, "attention.head_fig")
+    assert plotly_array(_heatmaps(head)[0]["z"]).shape == (512, 512)
+    assert head["layout"]["xaxis"]["ticktext"][-1] == "511: w511"
+    at.selectbox(key="attention.head").set_value(3).run()
+    assert not at.exception and at.query_params["head"] == "3"
     assert at.session_state["shared.text"] == text
 
 

@@ -356,10 +356,10 @@ def test_single_token_and_repeated_tokens():
 
 
 def test_long_text_is_truncated_with_a_notice():
-    at = _run(text=" ".join(f"w{i}" for i in range(100)))
-    assert any("100 tokens" in w.value for w in at.warning)
-    assert _z(_every_step(at).figs["step.fig.weights"]).shape == (64, 64)
-    at.selectbox(key="step.query").set_value(63).run()
+    at = _run(text=" ".join(f"w{i}" for i in range(600)))
+    assert any("600 tokens" in w.value for w in at.warning)
+    assert _z(_every_step(at).figs["step.fig.weights"]).shape == (512, 512)
+    at.selectbox(key="step.query").set_value(511).run()
     assert not at.exception
 
 

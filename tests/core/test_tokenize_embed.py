@@ -38,11 +38,11 @@ def test_word_tokenize(text, tokens):
 
 
 def test_truncation_is_reported():
-    text = " ".join(f"w{i}" for i in range(200))
+    text = " ".join(f"w{i}" for i in range(600))
     tok = word_tokenize(text)
-    assert len(tok.tokens) == MAX_TOKENS == 64
-    assert tok.truncated and tok.n_total == 200
-    assert tok.tokens[-1] == "w63"
+    assert len(tok.tokens) == MAX_TOKENS == 512
+    assert tok.truncated and tok.n_total == 600
+    assert tok.tokens[-1] == "w511"
     short = word_tokenize("a b c")
     assert not short.truncated and short.n_total == 3
 

@@ -39,20 +39,17 @@ def test_every_head_is_a_block_with_exact_values(nh, t):
     w = _weights(nh, t, t, seed=nh)
     tokens = [f"t{i}" for i in range(t)]
     fig = head_mosaic(w, tokens)
-    assert len(fig.data) == 1
+    assert [d.type for d in fig.data].count("heatmap") == 1  # (and empty overlays' anchors)
     blocks, z = _blocks(fig, nh, t, t)
     np.testing.assert_array_equal(blocks, w)
     assert np.isnan(z).sum() == z.size - w.size  # everything else is an empty gap
     assert fig.data[0].hoverongaps is False
     assert fig.data[0].zmax == pytest.approx(float(w.max())) and fig.data[0].zmin == 0.0
     assert "%{z:.8g}" in fig.data[0].hovertemplate
-    # the same grid of heads as head_grid: as many rows of heads, the same height
+    # the same grid of heads as head_grid: two heads a row (one per subplot there)
     grid = head_grid(w, tokens)
     cols = len(fig.layout.xaxis.tickvals) // t
-    assert len(grid.data) == nh and cols == min(
-        nh, 4 if t <= 10 else 3 if t <= 20 else 2 if t <= 40 else 1
-    )
-    assert fig.layout.height == grid.layout.height
+    assert [d.type for d in grid.data].count("heatmap") == nh and cols == min(nh, 2)
 
 
 def test_hover_positions_and_repeated_tokens():
@@ -62,8 +59,8 @@ def test_hover_positions_and_repeated_tokens():
     cd = np.asarray(fig.data[0].customdata)
     assert cd.dtype == np.int16  # a compact typed array, no per-cell strings
     xs, ys = list(fig.layout.xaxis.tickvals), list(fig.layout.yaxis.tickvals)
-    assert list(fig.layout.xaxis.ticktext) == tokens * 3  # one label per column of every head
-    assert list(fig.layout.yaxis.ticktext) == tokens
+    assert list(fig.layout.xaxis.ticktext) == tokens * 2  # one label per column of every head
+    assert list(fig.layout.yaxis.ticktext) == tokens * 2  # two heads a row: two rows
     assert cd[ys[3], xs[5 + 1]].tolist() == [3, 1]  # head 1, query 3 ("the"), key 1
     assert cd[ys[0], xs[5] - 1].tolist() == [-1, -1]  # the gap between heads 0 and 1
     assert "query %{customdata[0]}: %{y}" in fig.data[0].hovertemplate

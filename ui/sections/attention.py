@@ -12,7 +12,7 @@ import streamlit as st
 
 import viz
 from mha_core import AttentionConfig
-from ui import widgets
+from ui import controls, widgets
 from ui.compute.attention import head_statistics
 from ui.i18n import t
 from ui.state import Settings
@@ -20,6 +20,7 @@ from ui.state import Settings
 VIEWS = ("heads", "mean", "stats", "similarity")
 SCALES = ("shared", "per_head")
 K_SCALE, K_PALETTE, K_VIEW = "attention.colour_scale", "attention.palette", "attention.view"
+K_HEAD = "attention.head"  # over widgets.GRID_FULL tokens: the head drawn token by token
 
 
 @dataclass(frozen=True, eq=False)
@@ -36,20 +37,39 @@ class Sentence:
 
 
 def heads(s: Sentence, settings: Settings, scale_mode: str, palette: str) -> None:
-    """Every head's weights, side by side."""
+    """Every head's weights, two heads a row; a long text as blocks, and one head in full."""
     st.subheader(t("attention.heads"))
     if settings.mask == "causal":
         st.caption(t("attention.causal_note"))
-    fig = viz.head_grid(
+    widgets.head_grid(
         s.weights,
         s.tokens,
         titles=s.head_titles,
         shared_scale=scale_mode == "shared",
         colorscale=palette,
         value_label=t("attention.weight"),
-        one_trace=True,  # heads as blocks of one heatmap: ~17% quicker step (what-if one_trace)
+        key="attention.heads_fig",
     )
-    widgets.plot(fig, key="attention.heads_fig")
+    if len(s.tokens) <= widgets.GRID_FULL:
+        return
+    n_heads = s.weights.shape[0]  # a long text: one head token by token, every token shown
+    controls.clamp(K_HEAD, range(n_heads))
+    head = controls.selectbox(
+        t("attention.full_head"),
+        range(n_heads),
+        format_func=lambda h: t("stats.head_title", h=h),
+        key=K_HEAD,
+    )
+    fig = viz.attention_heatmap(
+        s.weights[head],
+        s.tokens,
+        title=s.head_titles[head],
+        colorscale=palette,
+        value_label=t("attention.weight"),
+        x_title=t("attention.key"),
+        y_title=t("attention.query"),
+    )
+    widgets.plot(fig, key="attention.head_fig")
 
 
 def mean(s: Sentence, palette: str) -> None:

@@ -229,10 +229,10 @@ def attention_rows(pa: PairAttention, layer: int) -> None:
     st.subheader(t(f"{P}.enc.title", layer=layer))
     lo, hi = pa.row_sum_range("encoder_self", layer)
     st.caption(t(f"{P}.enc.caption", S=S, lo=f"{lo:.6f}", hi=f"{hi:.6f}"))
-    fig = viz.head_grid(
-        pa.encoder_self[layer].numpy(), src, titles=_head_titles(nh), value_label=weight
-    )
-    widgets.plot_at(fig, f"{P}.fig.encoder_self")
+    widgets.head_grid(
+        pa.encoder_self[layer].numpy(), src, titles=_head_titles(nh), value_label=weight,
+        key=f"{P}.fig.encoder_self",
+    )  # fmt: skip
 
     st.subheader(t(f"{P}.dec.title", layer=layer))
     # the mask beside the text that explains it, at a size where "−∞" can be read; the heads
@@ -248,18 +248,18 @@ def attention_rows(pa: PairAttention, layer: int) -> None:
         value_label=t(f"{P}.dec.mask_value"),
     )
     widgets.plot_at(mask, f"{P}.fig.causal_mask", mask_col)
-    fig = viz.head_grid(
-        pa.decoder_self[layer].numpy(), tgt, titles=_head_titles(nh), value_label=weight
-    )
-    widgets.plot_at(fig, f"{P}.fig.decoder_self")
+    widgets.head_grid(
+        pa.decoder_self[layer].numpy(), tgt, titles=_head_titles(nh), value_label=weight,
+        key=f"{P}.fig.decoder_self",
+    )  # fmt: skip
 
     st.subheader(t(f"{P}.cross.title", layer=layer))
     lo, hi = pa.row_sum_range("decoder_cross", layer)
     st.caption(t(f"{P}.cross.caption", T=T, S=S, lo=f"{lo:.6f}", hi=f"{hi:.6f}"))
-    fig = viz.head_grid(
-        pa.decoder_cross[layer].numpy(), tgt, src, titles=_head_titles(nh), value_label=weight
-    )
-    widgets.plot_at(fig, f"{P}.fig.cross")
+    widgets.head_grid(
+        pa.decoder_cross[layer].numpy(), tgt, src, titles=_head_titles(nh), value_label=weight,
+        key=f"{P}.fig.cross",
+    )  # fmt: skip
 
 
 def _padded_labels(bv: PaddedBatch, b: int) -> list[str]:

@@ -15,7 +15,6 @@ from ui.i18n import t
 from ui.numbers import num
 from ui.state import MAX_SEED, Settings
 from viz import positional as pviz
-from viz.heatmap import head_grid
 
 # the page's own controls (session state keys, also their URL names after the dot)
 K_D_MODEL = "positional.pe_d_model"  # not "d_model": the sidebar has that URL name
@@ -191,10 +190,15 @@ def layouts(table: PositionalTable, n_pos: int, d_model: int) -> None:
     )
 
 
+SHUFFLE_TOKENS = 128  # the shuffle view's seven T x T charts: ~0.6 MB at 128 tokens
+
+
 def sentence(settings: Settings) -> None:
     """On the sidebar sentence: shuffling only permutes the attention without PE, not with it."""
     widgets.heading("positional.shuffle")
     tokens = widgets.sentence_tokens(settings)
+    # three matrices of T x T per setting, and the permutation as a T x T matrix and a table
+    tokens = widgets.view_tokens(tokens, SHUFFLE_TOKENS, t("positional.shuffle_capped"))
     if len(tokens) < 2:
         st.info(t("positional.shuffle_need_two"))
         url.stop()
@@ -325,11 +329,10 @@ def alibi(settings: Settings) -> None:
     titles = [t("positional.alibi_head", h=h, m=num(float(slopes[h]))) for h in range(nh)]
     lower = np.tril(np.ones((len(tokens), len(tokens)), dtype=bool))
     shown = np.where(lower, bias, np.nan)  # above the diagonal the causal mask removes them
-    fig = head_grid(shown, tokens, titles=titles, colorscale="Blues_r", zmin=None,
-                    value_label=t("positional.alibi_bias"), one_trace=True)  # fmt: skip
-    widgets.plot(fig, key="positional.alibi_bias_fig")
+    widgets.head_grid(shown, tokens, titles=titles, colorscale="Blues_r", zmin=None,
+                      value_label=t("positional.alibi_bias"), one_trace=True,
+                      key="positional.alibi_bias_fig")  # fmt: skip
     st.caption(t("positional.alibi_bias_caption"))
-    fig = head_grid(weights, tokens, titles=titles, value_label=t("positional.weight"),
-                    one_trace=True)  # fmt: skip
-    widgets.plot(fig, key="positional.alibi_fig")
+    widgets.head_grid(weights, tokens, titles=titles, value_label=t("positional.weight"),
+                      one_trace=True, key="positional.alibi_fig")  # fmt: skip
     st.caption(t("positional.alibi_heads_caption", nh=nh))

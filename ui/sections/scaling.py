@@ -150,10 +150,17 @@ def saturation(dist: str, n_samples: int, seed: int) -> None:
     )
 
 
+# The section's sweep recomputes softmax and its Jacobian for every row of every head at each
+# of 22 temperatures: O(heads x T^2 x 22) in float64, a minute at 16 heads x 512 tokens on a
+# busy 2-core machine, ~3 s at 128.
+SENTENCE_TOKENS = 128
+
+
 def sentence(settings: Settings) -> None:
     """3. The sidebar sentence scaled and unscaled, and 1/sqrt(d_k) as a temperature."""
     st.subheader(t("scaling.sentence_title"))
     tokens = widgets.sentence_tokens(settings)
+    tokens = widgets.view_tokens(tokens, SENTENCE_TOKENS, t("scaling.sentence_capped"))
     d_k = settings.d_k
     if settings.scoring != "dot":
         st.info(t("scaling.additive_note"))

@@ -22,6 +22,7 @@ EN = {
     "attention.mean_caption": "The average of the heads' weights: what a single-head summary would "
     "show, and why looking at the heads one by one reveals more.",
     "attention.causal_note": "Causal mask: the upper triangle is exactly 0.",
+    "attention.full_head": "Head drawn token by token",
     "attention.query": "query",
     "attention.key": "key",
     "attention.weight": "weight",
@@ -59,6 +60,7 @@ ZH = {
     "attention.mean": "{n} 个头的平均",
     "attention.mean_caption": "所有头权重的平均:这是单头摘要会显示的内容,也说明了为什么逐个查看头能看到更多。",
     "attention.causal_note": "因果掩码:上三角恰好为 0。",
+    "attention.full_head": "逐标记显示的头",
     "attention.query": "查询",
     "attention.key": "键",
     "attention.weight": "权重",

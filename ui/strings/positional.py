@@ -1,6 +1,7 @@
 """The Positional encoding page."""
 
 EN = {
+    "positional.shuffle_capped": "seven charts of T x T cells (three per setting and the permutation) would not stay quick or readable for a longer text.",
     "positional.title": "Positional encoding",
     "positional.intro": "Self-attention compares every token with every other token, but nothing in "
     "`softmax(QKᵀ/√d_k)V` says which token came first: without extra information the model "
@@ -148,6 +149,7 @@ EN = {
 }
 
 ZH = {
+    "positional.shuffle_capped": "更长的文本需要七张 T x T 的图(每种设置三张,外加置换矩阵),既不快也难以阅读。",
     "positional.title": "位置编码",
     "positional.intro": "自注意力把每个标记与所有其他标记比较,但 `softmax(QKᵀ/√d_k)V` 中没有任何东西"
     "说明哪个标记在前:没有额外信息时,模型会把 *I want to live in Europe* 和 "

@@ -1,6 +1,7 @@
 """The Scaling lab (1/sqrt(d_k)) page."""
 
 EN = {
+    "scaling.sentence_capped": "the temperature curves recompute the softmax and its Jacobian for every row of every head at 22 temperatures, which takes too long for a longer text.",
     "scaling.title": "Scaling lab: why divide by √d_k?",
     "scaling.intro": "Attention scores are dot products q·k of d_k-dimensional vectors. "
     '"We need to re-scale the weights by 1/√D … 1/√D ensures that the standard deviation '
@@ -93,6 +94,7 @@ EN = {
 }
 
 ZH = {
+    "scaling.sentence_capped": "温度曲线要在 22 个温度下为每个头的每一行重新计算 softmax 及其雅可比矩阵,文本更长时耗时过久。",
     "scaling.title": "缩放实验:为什么除以 √d_k?",
     "scaling.intro": "注意力得分是 d_k 维向量的点积 q·k。“我们需要把权重乘以 1/√D 重新缩放"
     "…… 1/√D 保证输出的标准差大约等于 1。”本页检验这个说法:先在随机向量上,再在其后的 "

@@ -1,0 +1,153 @@
+"""Every page on a phone (390 x 844) in Chromium: geometry read from bounding boxes.
+
+On a 390 px screen no chart is narrower than a readable minimum, no two tick labels of a chart
+overlap, and the page does not scroll sideways. One server and one phone-sized page for the
+module; the pages are opened one after another. Set PHONE_SHOTS=<folder> to keep a screenshot
+of each page (look at them).
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from tests.helpers.browser import wait_for_app
+
+pytestmark = pytest.mark.browser
+
+PHONE = {"width": 390, "height": 844}
+MIN_CHART_PX = 300  # the narrowest chart that still reads on a 390 px screen
+# URL path of every page (the home page's is "")
+PATHS = ("", "step", "scaling", "positional", "pretrained", "encoder_decoder", "train",
+         "reading", "efficient", "induction")  # fmt: skip
+
+# Per chart: its width and the boxes of its drawn tick labels (the text's own box, so a label
+# turned upright is its upright box). Labels of one chart must not overlap by more than a pixel.
+GEOMETRY = """
+() => [...document.querySelectorAll('.js-plotly-plot')].filter(g => g._fullLayout).map(g => {
+  const r = g.getBoundingClientRect();
+  // tick labels of every axis (x, x2, ... overlays included): <g class="x2tick"><text>
+  const boxes = [...g.querySelectorAll('g[class$="tick"] > text')]
+    .filter(t => t.textContent.trim() !== '')
+    .map(t => { const b = t.getBoundingClientRect();
+                return [b.left, b.top, b.right, b.bottom, t.textContent]; })
+    .filter(b => b[2] - b[0] > 0 && b[3] - b[1] > 0);
+  return {width: r.width, left: r.left, right: r.right, boxes: boxes};
+})
+"""
+OVERFLOW = "() => document.documentElement.scrollWidth - window.innerWidth"
+
+
+@pytest.fixture(scope="module")
+def phone(browser):
+    context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
+    pg = context.new_page()
+    yield pg
+    context.close()
+
+
+def _ink(box: list) -> list:
+    """A label's box less the line box's padding around the letters (3 px or a fifth of the
+    box on each side): the box of a short label turned upright is a line high (15 px) and its
+    neighbour's starts 13 px further, with the letters 5 px apart."""
+    left, top, right, bottom, text = box
+    px, py = min(3, (right - left) / 5), min(3, (bottom - top) / 5)
+    return [left + px, top + py, right - px, bottom - py, text]
+
+
+def _overlaps(boxes: list) -> list[tuple]:
+    """Pairs of label boxes (as drawn: upright labels rotated) that overlap both ways."""
+    found = []
+    boxes = [_ink(b) for b in boxes]
+    for i, a in enumerate(boxes):
+        for b in boxes[i + 1 :]:
+            dx = min(a[2], b[2]) - max(a[0], b[0])
+            dy = min(a[3], b[3]) - max(a[1], b[1])
+            if dx > 0.5 and dy > 0.5:
+                found.append((a[4], b[4], round(dx), round(dy), [round(v) for v in a[:4]]))
+    return found
+
+
+CHART_PAGES = ("", "step", "scaling", "positional", "pretrained", "encoder_decoder", "reading",
+               "efficient")  # fmt: skip
+
+
+def _settle(pg, charts: bool = True) -> None:
+    wait_for_app(pg, timeout=120_000)
+    if charts:  # a chart's code loads after the page: wait for the first one
+        pg.wait_for_selector(".js-plotly-plot", timeout=120_000)
+    pg.wait_for_function(
+        "() => [...document.querySelectorAll('.js-plotly-plot')].every(g => g._fullLayout)",
+        timeout=120_000,
+    )
+    pg.wait_for_timeout(800)  # a chart mounts after the script has finished
+
+
+def _shoot(pg, name: str) -> None:
+    """With PHONE_SHOTS set: the whole page (Streamlit scrolls inside its main block, so the
+    window is made as tall as the page for the shot), then the phone's size again."""
+    if not os.environ.get("PHONE_SHOTS"):
+        return
+    shots = Path(os.environ["PHONE_SHOTS"])
+    shots.mkdir(parents=True, exist_ok=True)
+    tall = pg.evaluate(
+        "() => Math.max(...[...document.querySelectorAll('[data-testid=stMain], section')]"
+        ".map(e => e.scrollHeight), 844)"
+    )
+    pg.set_viewport_size({"width": PHONE["width"], "height": min(int(tall), 12_000)})
+    pg.wait_for_timeout(1500)
+    pg.screenshot(path=str(shots / f"phone_{name}.png"))
+    pg.set_viewport_size(PHONE)
+    pg.wait_for_timeout(500)
+
+
+# Known, not fixed yet (issue #18): the positional page's shuffle panels draw three heatmaps in
+# one figure (their labels collide at 390 px); the induction page's token charts label every
+# token of a long sequence.
+KNOWN = {
+    "positional": "shuffle panels: three heatmaps in one figure",
+    "induction": "token axis labels every position of a long sequence",
+}
+
+
+@pytest.mark.parametrize(
+    "path",
+    [pytest.param(p, marks=pytest.mark.xfail(reason=KNOWN[p], strict=False)) if p in KNOWN
+     else p for p in PATHS],
+    ids=lambda p: p or "attention",
+)  # fmt: skip
+def test_page_reads_on_a_phone(app_url, phone, path):
+    phone.goto(f"{app_url}/{path}")
+    _settle(phone, path in CHART_PAGES)
+    charts = phone.evaluate(GEOMETRY)
+    _shoot(phone, path or "attention")
+    assert phone.evaluate(OVERFLOW) <= 1, "the page scrolls sideways"
+    for k, c in enumerate(charts):
+        assert c["width"] >= MIN_CHART_PX, f"chart {k} is {c['width']:.0f} px wide"
+        assert c["left"] >= -1 and c["right"] <= PHONE["width"] + 1, f"chart {k} leaves the screen"
+        assert _overlaps(c["boxes"]) == [], f"chart {k}: tick labels overlap"
+    assert charts or path not in CHART_PAGES, "a page of charts drew none"
+
+
+def test_long_text_head_grid_on_a_phone(app_url, phone):
+    """512 tokens on the home page: block means for every head and one head in full, labels
+    thinned so that none overlap."""
+    words = " ".join(chr(97 + i % 26) for i in range(512))  # short enough for the URL
+    phone.goto(f"{app_url}/?n_heads=2&d_model=16&text={words.replace(' ', '+')}")
+    phone.wait_for_function(
+        "() => [...document.querySelectorAll('.js-plotly-plot')].filter(g => g._fullLayout)"
+        ".length >= 2", timeout=120_000
+    )
+    _settle(phone)
+    charts = phone.evaluate(GEOMETRY)
+    assert len(charts) == 2
+    for c in charts:
+        assert c["width"] >= MIN_CHART_PX
+        assert 0 < len(c["boxes"]) <= 120  # thinned: every k-th label
+        assert _overlaps(c["boxes"]) == []
+    _shoot(phone, "attention_512")
+    labels = [b[4] for b in charts[1]["boxes"]]
+    assert "0: a" in labels  # every k-th label, each with its position
+    assert phone.evaluate(OVERFLOW) <= 1

@@ -1,0 +1,41 @@
+"""Long texts at a glance: every head's weights averaged over blocks of tokens."""
+
+from __future__ import annotations
+
+import math
+import warnings
+from typing import NamedTuple
+
+import numpy as np
+
+
+class Binned(NamedTuple):
+    """(nh, Bq, Bk) mean weights over blocks of `size` x `size` tokens, a label per block."""
+
+    weights: np.ndarray
+    q_labels: list[str]
+    k_labels: list[str]
+    size: int
+
+
+def _labels(n: int, size: int) -> list[str]:
+    return [f"{b * size}–{min(n, (b + 1) * size) - 1}" for b in range(math.ceil(n / size))]
+
+
+def bin_heads(weights: np.ndarray, most: int = 64) -> Binned:
+    """(nh, Tq, Tk) -> (nh, Bq, Bk), at most `most` blocks a side: each cell the mean weight of
+    a block of size x size tokens (the last blocks may be shorter; NaN cells are left out).
+    Labels give each block's positions ("24–31")."""
+    w = np.asarray(weights, dtype=np.float32)
+    if w.ndim != 3:
+        raise ValueError(f"weights must be (heads, Tq, Tk), got shape {w.shape}")
+    nh, t_q, t_k = w.shape
+    size = max(1, math.ceil(max(t_q, t_k) / most))
+    b_q, b_k = math.ceil(t_q / size), math.ceil(t_k / size)
+    padded = np.full((nh, b_q * size, b_k * size), np.nan, dtype=np.float32)
+    padded[:, :t_q, :t_k] = w
+    blocks = padded.reshape(nh, b_q, size, b_k, size)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)  # a block of NaN only stays NaN
+        mean = np.nanmean(blocks, axis=(2, 4)).astype(np.float32)  # (nh, Bq, Bk)
+    return Binned(mean, _labels(t_q, size), _labels(t_k, size), size)
