@@ -86,8 +86,7 @@ def matrix_heatmap(
     highlight_row: outline this row (an index into `matrix`, not counting row_start).
     highlight_rows / highlight_cols: outline the block [start, stop) of rows / columns.
     cell_values: print the values in the cells (None: only for small matrices).
-    colorbar_below: a horizontal colour bar under the plot, for a chart in a narrow column
-    (a bar at the side takes about 130 px of its width).
+    colorbar_below: the colour bar under the plot (one at the side takes ~130 px of a column).
     """
     m = _checked(matrix, row_labels, col_labels, highlight_row)
     n_rows, n_cols = m.shape
@@ -133,8 +132,7 @@ def matrix_heatmap(
     shapes = _highlights(window, highlight_row, highlight_rows, highlight_cols)
     if shapes:
         layout["shapes"] = shapes
-    auto = _auto_height(n_rows, labelled=row_labels is not None)
-    auto += COLORBAR_BELOW_PX if colorbar_below else 0
+    auto = _auto_height(n_rows, labelled=row_labels is not None, below=colorbar_below)
     return figure([trace], style(layout, height=height or auto, title=title))
 
 
@@ -148,14 +146,15 @@ def _colorbar(n_rows: int, below: bool) -> dict:
     return {"thickness": 12, "len": 1.0 if n_rows > 6 else 1.4}
 
 
-def _auto_height(n_rows: int, *, labelled: bool) -> int:
-    """A height that gives each row room for its label (rows of dimensions need less)."""
+def _auto_height(n_rows: int, *, labelled: bool, below: bool = False) -> int:
+    """A height that gives each row room for its label (rows of dimensions need less), and
+    room for a colour bar `below` the plot."""
     if not labelled and n_rows > 24:  # rows of dimensions: no labels to keep apart
         cell = 7
     else:  # a few rows get more: below the title, ticks and axis title they would be slivers
         cells = ((3, 44), (8, 30), (24, 22), (48, 14))
         cell = next((c for most, c in cells if n_rows <= most), 11)
-    return max(170, min(900, 130 + cell * n_rows))
+    return max(170, min(900, 130 + cell * n_rows)) + (COLORBAR_BELOW_PX if below else 0)
 
 
 def _checked(matrix, row_labels, col_labels, highlight_row) -> np.ndarray:
