@@ -15,7 +15,7 @@ import plotly.graph_objects as go
 from .axes import LABEL_ALL, tick_size, token_axis
 from .figure import axis_key, cell_axes, figure, named_colorscale, style, subplot_grid
 from .labels import check_lengths, escape_label, escape_labels
-from .margins import text_px
+from .margins import COLORBAR_BELOW_PX, text_px
 
 # Perceptually uniform and colour-blind safe; readable on light and dark backgrounds.
 PALETTES = ("Viridis", "Cividis", "Magma", "Blues")
@@ -353,7 +353,11 @@ def heatmap_row(
     for m, lab in zip(mats, labels):
         check_lengths(m.shape, lab, lab)
     layout = subplot_grid(
-        1, len(mats), titles=escape_labels(titles), horizontal_spacing=horizontal_spacing
+        1,
+        len(mats),
+        # "scaled: softmax(...)" on two lines: side by side on a phone the titles ran together
+        titles=[x.replace(": ", ":<br>", 1) for x in escape_labels(titles)],
+        horizontal_spacing=horizontal_spacing,
     )
     data = []
     for c, (m, lab, title) in enumerate(zip(mats, labels, titles)):
@@ -362,8 +366,18 @@ def heatmap_row(
         )
         data.append({**tr, "name": escape_label(title), **cell_axes(c)})
         layout[axis_key(c + 1)].update(token_axis(lab), title={"text": escape_label(x_title)})
+        # the same tokens on every matrix: query labels beside the first only (the others keep
+        # them for the hover), so that on a phone no label runs into the matrix on its left
+        repeated = c > 0 and all(list(x) == list(labels[0]) for x in labels)
         layout[axis_key(c + 1, "y")].update(token_axis(lab, reverse=True))
+        if repeated:
+            layout[axis_key(c + 1, "y")]["showticklabels"] = False
     layout["yaxis"]["title"] = {"text": escape_label(y_title)}
     zmax = max(float(m.max()) for m in mats) if mats[0].size else 1.0
-    layout["coloraxis"] = {"colorscale": named_colorscale(colorscale), "cmin": 0.0, "cmax": zmax}
-    return figure(data, style(layout, height=height))
+    layout["coloraxis"] = {
+        "colorscale": named_colorscale(colorscale), "cmin": 0.0, "cmax": zmax,
+        # under the matrices, across the figure: beside them it took 130 px of a phone's 360
+        "colorbar": {"thickness": 10, "orientation": "h", "yref": "container", "y": 0.0,
+                     "yanchor": "bottom", "ypad": 6, "len": 1.0},
+    }  # fmt: skip
+    return figure(data, style(layout, height=height + COLORBAR_BELOW_PX, top=70))
