@@ -15,10 +15,16 @@ TABS = ["0 · Input X", "1 · Q, K, V", "2 · Scores", "3 · Softmax and sum", "
         "5 · Output"]  # fmt: skip
 
 
+# a title in the page's plain notation: W<sub>K</sub><sup>h</sup> -> W_K^h (viz.labels.Notation)
+PLAIN = ".replace(/<sub>/g, '_').replace(/<sup>/g, '^').replace(/<\\/su[bp]>/g, '')"
+
+
 def _titles(pg) -> list[str]:
     return pg.evaluate(
         "() => [...document.querySelectorAll('.js-plotly-plot')]"
-        ".map(g => (g._fullLayout && g._fullLayout.title && g._fullLayout.title.text) || '')"
+        ".map(g => ((g._fullLayout && g._fullLayout.title && g._fullLayout.title.text) || '')"
+        + PLAIN
+        + ")"
     )
 
 
@@ -27,7 +33,7 @@ def _wait_figure(pg, title_part: str, timeout: float = 60_000) -> None:
     pg.wait_for_function(
         "(part) => [...document.querySelectorAll('.js-plotly-plot')]"
         ".some(g => g._fullLayout && g._fullLayout.title"
-        " && (g._fullLayout.title.text || '').includes(part))",
+        " && (g._fullLayout.title.text || '')" + PLAIN + ".includes(part))",
         arg=title_part,
         timeout=timeout,
     )
@@ -38,7 +44,7 @@ def _figure(pg, title_part: str) -> dict:
     return pg.evaluate(
         """(part) => {
             const g = [...document.querySelectorAll('.js-plotly-plot')]
-                .find(g => (g._fullLayout.title.text || '').includes(part));
+                .find(g => (g._fullLayout.title.text || '')PLAIN.includes(part));
             if (!g) return null;
             const z = g._fullData[0].z;  // typed arrays decoded, one row per array
             return {
@@ -47,7 +53,7 @@ def _figure(pg, title_part: str) -> dict:
                 yticks: g._fullLayout.yaxis.ticktext || null,
                 xticks: g._fullLayout.xaxis.ticktext || null,
             };
-        }""",
+        }""".replace("PLAIN", PLAIN),
         title_part,
     )
 
@@ -96,11 +102,11 @@ def _hover(pg, title_part: str, x: float, y: float) -> str | None:
     return pg.evaluate(
         """([part, x, y]) => {
             const g = [...document.querySelectorAll('.js-plotly-plot')]
-                .find(g => (g._fullLayout.title.text || '').includes(part));
+                .find(g => (g._fullLayout.title.text || '')PLAIN.includes(part));
             Plotly.Fx.hover(g, {xval: x, yval: y});
             const h = g.querySelector('.hovertext');
             return h ? h.textContent : null;
-        }""",
+        }""".replace("PLAIN", PLAIN),
         [title_part, x, y],
     )
 
@@ -124,7 +130,7 @@ def test_head_and_query_pickers_redraw_the_figures(app_url, page, tmp_path):
     _pick(page, "Query token i", "3: live")
     page.wait_for_function(
         "() => [...document.querySelectorAll('.js-plotly-plot')].some(g => g._fullLayout"
-        " && (g._fullLayout.title.text || '').includes('Q_h (7')"
+        " && (g._fullLayout.title.text || '')" + PLAIN + ".includes('Q_h (7')"
         " && (g.layout.shapes || []).some(s => s.y0 === 2.5))",
         timeout=60_000,
     )
