@@ -42,9 +42,13 @@ TABLE_ROWS_JS = (
     " const d = g && g._fullData && g._fullData[0];"
     " return d && d.z ? d.z.length : null; }"
 )
+# the silent, empty scatter traces that carry thinned tick labels (viz.axes.thin_token_axes)
+# are not charts of their own: left out
 CHARTS_JS = (
-    "() => [...document.querySelectorAll('.js-plotly-plot')]"
-    ".map(g => (g.data || []).map(d => d.type))"
+    "() => [...document.querySelectorAll('.js-plotly-plot')].map(g => {"
+    " const ax = (id) => g.layout[id[0] + 'axis' + id.slice(1)] || {};"
+    " return (g.data || []).filter(d => !(d.type === 'scatter' && !(d.x || []).length"
+    " && (ax(d.xaxis || 'x').overlaying || ax(d.yaxis || 'y').overlaying))).map(d => d.type); })"
 )
 
 
