@@ -15,7 +15,7 @@ import plotly.graph_objects as go
 from .axes import LABEL_ALL, tick_size, token_axis
 from .figure import axis_key, cell_axes, figure, named_colorscale, style, subplot_grid
 from .labels import check_lengths, escape_label, escape_labels
-from .margins import COLORBAR_BELOW_PX, text_px
+from .margins import COLORBAR_BELOW_PX, MODEBAR_PX, text_px
 
 # Perceptually uniform and colour-blind safe; readable on light and dark backgrounds.
 PALETTES = ("Viridis", "Cividis", "Magma", "Blues")
@@ -254,7 +254,7 @@ def _subplots(hd: _Heads) -> go.Figure:
         layout[axis_key(h + 1)].update(x_axis)
         # query labels at the start of each row; the others keep them for the hover only
         layout[axis_key(h + 1, "y")].update(y_axis, showticklabels=h % hd.cols == 0)
-    top = HEAD_TITLE_PX + 36  # the head titles below the chart's toolbar
+    top = MODEBAR_PX + HEAD_TITLE_PX + 6  # the head titles below the chart's toolbar
     height = plot_h + top + _x_label_px(hd.k_tokens) + 10
     return figure(data, style(layout, height=height, top=top))
 
