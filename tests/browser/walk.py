@@ -34,7 +34,7 @@ from dataclasses import dataclass, field
 from urllib.parse import parse_qsl, urlsplit
 
 PAGES = ("attention", "step", "scaling", "positional", "pretrained", "encoder_decoder", "train",
-         "reading")  # fmt: skip
+         "reading", "efficient", "induction")  # fmt: skip
 HOME = "attention"  # the default page: its URL path is "/"
 
 _WORDS = ("attention", "heads", "look", "at", "every", "token", "and", "weigh", "what", "they",
@@ -89,6 +89,8 @@ BUTTONS: dict[str, frozenset] = {
     "encoder_decoder.resample": frozenset({"dropout_seed"}),
     "train.start": frozenset({"*", "steps"}),  # the walker sets the steps before Train
     "train.stop": frozenset({"*"}),
+    "induction.start": frozenset({"*", "steps"}),  # the walker first sets the fewest steps
+    "induction.stop": frozenset({"*"}),
 }
 TRAIN_SETTINGS = frozenset({"task", "dim", "heads", "layers", "steps", "lr", "run_seed"})
 TRAIN_FEW_STEPS = (5, 10, 20)  # typed into the Train page's steps box before Train is pressed
@@ -450,6 +452,13 @@ class Walker:
             box.press("Enter")
             self.settle_after(runs)
             prefix = f"steps={steps}, "
+        elif key == "induction.start":  # the shortest run the page offers (its steps' first)
+            thumb = self.pg.locator('[class*="st-key-_w-induction-steps"] input[type="range"]')
+            runs = self.runs_done()
+            thumb.first.focus()
+            self.pg.keyboard.press("Home")
+            self.settle_after(runs)
+            prefix = "steps=fewest, "
         self._loc(w).locator("button:visible").first.click()
         return f"{prefix}button {key}", own
 
