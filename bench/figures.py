@@ -149,11 +149,11 @@ def cases() -> list[tuple[str, str, str, tuple, dict]]:
         ),
         ("layout_comparison 64x64", "positional", "layout_comparison", (pe, pe[:, ::-1]), {}),
         (
-            "shuffle_panels 7",
+            "shuffle_panel 7",
             "positional",
-            "shuffle_panels",
-            (a, a[perm][:, perm], a[perm][:, perm], t7, [t7[i] for i in perm]),
-            {"titles": ("A", "B", "C")},
+            "shuffle_panel",
+            (a[perm][:, perm], [t7[i] for i in perm]),
+            {"title": "A'", "zmax": 1.0},
         ),
         (
             "permutation_figure 7",

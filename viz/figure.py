@@ -21,7 +21,7 @@ import plotly.graph_objects as go
 
 from .axes import thin_token_axes
 from .labels import title_label
-from .margins import reserve_margins
+from .margins import MODEBAR_PX, reserve_margins
 
 
 def figure(data: list[dict], layout: dict) -> go.Figure:
@@ -61,8 +61,9 @@ def style(layout: dict, *, height: int, title: str | None = None, top: int | Non
         paper_bgcolor="rgba(0,0,0,0)",
         plot_bgcolor="rgba(0,0,0,0)",
     )
-    if title:
-        layout["title"] = {"text": title_label(title)}
+    if title:  # its top just below the toolbar (shown at all times on a touch screen)
+        y = 1.0 - MODEBAR_PX / height
+        layout["title"] = {"text": title_label(title), "yref": "container", "y": y, "yanchor": "top"}
     return layout
 
 

@@ -10,7 +10,7 @@ import numpy as np
 import plotly.graph_objects as go
 
 from .figure import axis_key, cell_axes, figure, named_colorscale, style, subplot_grid
-from .heatmap import DIVERGING, attention_heatmap, heatmap_row
+from .heatmap import DIVERGING, attention_heatmap
 from .labels import escape_label, escape_labels
 from .lines import line_layout, line_trace
 
@@ -263,32 +263,33 @@ def layout_comparison(
     return figure(data, style(layout, height=height or max(320, min(560, 80 + 4 * a.shape[0]))))
 
 
-def shuffle_panels(
-    weights: np.ndarray,
-    shuffled: np.ndarray,
-    predicted: np.ndarray,
+def shuffle_panel(
+    matrix: np.ndarray,
     tokens,
-    shuffled_tokens,
     *,
-    titles: tuple[str, str, str],
+    title: str,
+    zmax: float,
     value_label: str = "weight",
     x_title: str = "key",
     y_title: str = "query",
     colorscale: str = _SHUFFLE_PALETTE,
 ) -> go.Figure:
-    """A (the sentence), A' (the shuffled sentence) and P A P^T (A with rows and columns moved
-    to the shuffled order), one shared colour scale from 0 to the largest weight."""
+    """One of the shuffle view's three matrices: A (the sentence), A' (the shuffled sentence) or
+    P A P^T (A with rows and columns moved to the shuffled order). The page draws the three
+    side by side in columns (stacked on a phone) on one colour scale from 0 to `zmax`, the
+    largest weight of the three."""
     t = len(tokens)
-    return heatmap_row(
-        (weights, shuffled, predicted),
-        (tokens, shuffled_tokens, shuffled_tokens),
-        titles=titles,
+    return attention_heatmap(
+        matrix,
+        tokens,
+        title=title,
+        colorscale=colorscale,
+        zmin=0.0,
+        zmax=zmax,
         value_label=value_label,
         x_title=x_title,
         y_title=y_title,
-        colorscale=colorscale,
-        horizontal_spacing=0.12,
-        height=max(340, min(640, 120 + 16 * t)),
+        height=max(320, min(640, 120 + 16 * t)),
     )
 
 

@@ -29,8 +29,7 @@ PE_CHARTS = [
     "positional.offset_fig",
     "positional.layouts_fig",
     "positional.perm_fig",
-    "positional.shuffle_fig_0",
-    "positional.shuffle_fig_1",
+    *(f"positional.shuffle_fig_{pe}_{c}" for pe in (0, 1) for c in range(3)),
     "positional.rope_fig",
     "positional.alibi_bias_fig",
     "positional.alibi_fig",
@@ -130,15 +129,18 @@ def test_pe_shuffle_controls_and_head_picker():
     perm = pm.shuffle_permutation(len(TOKENS), 5)
     assert f"perm = [{', '.join(map(str, perm.tolist()))}]" in page_text(at)
     shuffled = [TOKENS[i] for i in perm]
-    for with_pe, key in ((False, "positional.shuffle_fig_0"), (True, "positional.shuffle_fig_1")):
-        fig = figure(at, key)
+    for with_pe in (False, True):
+        figs = [figure(at, f"positional.shuffle_fig_{int(with_pe)}_{c}") for c in range(3)]
         cfg = AttentionConfig(positional=with_pe)
         a = run_attention(TOKENS, cfg).attention.weights[0, 2].numpy()
         b = run_attention(shuffled, cfg).attention.weights[0, 2].numpy()
-        np.testing.assert_allclose(plotly_array(fig["data"][0]["z"]), a, atol=1e-7)
-        np.testing.assert_allclose(plotly_array(fig["data"][1]["z"]), b, atol=1e-7)
-        np.testing.assert_allclose(plotly_array(fig["data"][2]["z"]), a[perm][:, perm], atol=1e-7)
-        assert fig["layout"]["xaxis2"]["ticktext"] == shuffled
+        for fig, want in zip(figs, (a, b, a[perm][:, perm])):
+            np.testing.assert_allclose(plotly_array(fig["data"][0]["z"]), want, atol=1e-7)
+        # one colour scale for the three: 0 to the largest weight of any
+        zmax = [f["data"][0]["zmax"] for f in figs]
+        assert zmax == [pytest.approx(max(a.max(), b.max()))] * 3
+        assert figs[0]["layout"]["xaxis"]["ticktext"] == TOKENS
+        assert figs[1]["layout"]["xaxis"]["ticktext"] == shuffled
     p = plotly_array(figure(at, "positional.perm_fig")["data"][0]["z"])
     np.testing.assert_array_equal(p, pm.permutation_matrix(perm))
     at.button(key="positional.reshuffle").click()
@@ -175,7 +177,7 @@ def test_pe_causal_mask_is_explained_and_ignored():
 def test_pe_too_short_sentences_give_a_message(text, message):
     at = run_app(PE, **{"shared.text": text})
     assert message in page_text(at)
-    assert "positional.shuffle_fig_0" not in list(figures_by_key(at))
+    assert "positional.shuffle_fig_0_0" not in list(figures_by_key(at))
     assert "positional.heatmap_fig" in list(figures_by_key(at))  # the rest of the page still works
     assert at.session_state["shared.text"] == text
 
@@ -185,7 +187,7 @@ def test_pe_markup_tokens_are_literal():
     at = run_app(PE, **{"shared.text": text})
     tokens = word_tokenize(text).tokens
     escaped = [t.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;") for t in tokens]
-    fig = figure(at, "positional.shuffle_fig_0")
+    fig = figure(at, "positional.shuffle_fig_0_0")
     assert fig["layout"]["xaxis"]["ticktext"] == escaped
     assert "<b>" not in json.dumps(fig["layout"])
 

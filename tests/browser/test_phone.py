@@ -107,7 +107,6 @@ def _shoot(pg, name: str) -> None:
 # one figure (their labels collide at 390 px); the induction page's token charts label every
 # token of a long sequence.
 KNOWN = {
-    "positional": "shuffle panels: three heatmaps in one figure",
     "induction": "token axis labels every position of a long sequence",
 }
 

@@ -76,9 +76,7 @@ def _builds():
             [(k, np.cos(k))], names=["p"], closed_form=(k, np.cos(k))
         ),
         "layout_comparison": lambda: positional.layout_comparison(pe, pe[:, ::-1]),
-        "shuffle_panels": lambda: positional.shuffle_panels(
-            a, a.T, a.T, toks, toks[::-1], titles=("A", "B", MARKUP[0])
-        ),
+        "shuffle_panel": lambda: positional.shuffle_panel(a.T, toks[::-1], title=MARKUP[0], zmax=1),
         "permutation_figure": lambda: positional.permutation_figure(np.eye(n), toks, toks),
         "std_figure": lambda: scaling.std_figure(
             d_k, np.sqrt(d_k), np.sqrt(d_k), np.ones(5), np.ones(5)

@@ -135,23 +135,20 @@ def test_layout_comparison_two_heatmaps_one_colour_axis():
         pv.layout_comparison(pe, concat[:, :4])
 
 
-def test_shuffle_panels_three_heatmaps_with_escaped_token_axes():
+def test_shuffle_panel_one_heatmap_with_escaped_token_axes_and_the_given_scale():
     tokens = ["a", *MARKUP]
     perm = [3, 1, 0, 2]
     shuffled = [tokens[i] for i in perm]
-    rng = np.random.default_rng(0)
-    a = rng.random((4, 4))
-    b = a[perm][:, perm]
-    fig = _json(pv.shuffle_panels(a, b, b, tokens, shuffled, titles=("A", "A'", MARKUP[0])))
-    assert [d["type"] for d in fig["data"]] == ["heatmap"] * 3
-    assert {d["coloraxis"] for d in fig["data"]} == {"coloraxis"}
-    np.testing.assert_allclose(_arr(fig["data"][1]["z"]), b.astype(np.float32))
-    assert fig["layout"]["xaxis"]["ticktext"] == ["a", *ESCAPED]
-    assert fig["layout"]["yaxis2"]["ticktext"] == [["a", *ESCAPED][i] for i in perm]
-    assert fig["layout"]["coloraxis"]["cmax"] == pytest.approx(a.max(), abs=1e-6)
-    assert "<b>" not in json.dumps(fig["layout"]["annotations"])
+    b = np.random.default_rng(0).random((4, 4))
+    fig = _json(pv.shuffle_panel(b, shuffled, title=MARKUP[0], zmax=1.5))
+    assert [d["type"] for d in fig["data"]] == ["heatmap"]
+    np.testing.assert_allclose(_arr(fig["data"][0]["z"]), b.astype(np.float32))
+    assert fig["data"][0]["zmin"] == 0.0 and fig["data"][0]["zmax"] == 1.5
+    assert fig["layout"]["xaxis"]["ticktext"] == [["a", *ESCAPED][i] for i in perm]
+    assert fig["layout"]["yaxis"]["ticktext"] == [["a", *ESCAPED][i] for i in perm]
+    assert "<b>" not in json.dumps(fig["layout"]["title"])
     with pytest.raises(ValueError):
-        pv.shuffle_panels(a, b, b, tokens[:3], shuffled, titles=("A", "B", "C"))
+        pv.shuffle_panel(b, tokens[:3], title="A", zmax=1.0)
 
 
 def test_permutation_figure_shows_p_exactly():

@@ -249,18 +249,21 @@ def sentence(settings: Settings) -> None:
         config = settings.config(positional=positional, mask="none")
         result = compute.shuffle_attention(tuple(tokens), config, tuple(int(i) for i in perm))
         st.markdown("#### " + t("positional.with_pe" if positional else "positional.without_pe"))
-        fig = pviz.shuffle_panels(
-            result.weights[head],
-            result.shuffled_weights[head],
-            result.predicted[head],
-            tokens,
-            result.shuffled_tokens,
-            titles=titles,
-            value_label=t("positional.weight"),
-            x_title=t("positional.key"),
-            y_title=t("positional.query"),
-        )
-        widgets.plot(fig, key=f"positional.shuffle_fig_{int(positional)}")
+        panels = (result.weights[head], result.shuffled_weights[head], result.predicted[head])
+        zmax = max(float(np.max(m)) for m in panels)  # one colour scale for the three
+        labels = (tokens, result.shuffled_tokens, result.shuffled_tokens)
+        # one chart per matrix in columns: side by side on a wide screen, stacked on a phone
+        for c, (m, lab, title, col) in enumerate(zip(panels, labels, titles, st.columns(3))):
+            fig = pviz.shuffle_panel(
+                m,
+                lab,
+                title=title,
+                zmax=zmax,
+                value_label=t("positional.weight"),
+                x_title=t("positional.key"),
+                y_title=t("positional.query"),
+            )
+            widgets.plot(fig, key=f"positional.shuffle_fig_{int(positional)}_{c}", where=col)
         same = result.max_abs_diff < SAME_TOL
         st.markdown(
             t(
