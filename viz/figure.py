@@ -63,7 +63,8 @@ def style(layout: dict, *, height: int, title: str | None = None, top: int | Non
     )
     if title:  # its top just below the toolbar (shown at all times on a touch screen)
         y = 1.0 - MODEBAR_PX / height
-        layout["title"] = {"text": title_label(title), "yref": "container", "y": y, "yanchor": "top"}
+        layout["title"] = {"text": title_label(title), "yref": "container", "y": y}
+        layout["title"]["yanchor"] = "top"
     return layout
 
 

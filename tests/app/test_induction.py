@@ -37,13 +37,16 @@ def _trained(query=None, **state):
 def test_opens_with_the_untrained_probe_and_no_training():
     at = run_app(PAGE)
     figs = figures_by_key(at)
-    assert "induction.fig.untrained" in figs
+    tokens, att = compute.untrained_probe(0)
+    assert [k for k in figs if k.startswith("induction.fig.untrained")] == [
+        f"induction.fig.untrained.{h}" for h in range(att.shape[1])
+    ]  # a chart per head
     assert "induction._live" not in at.session_state
     assert "induction._run" not in at.session_state
-    tokens, att = compute.untrained_probe(0)
-    z = plotly_array(figs["induction.fig.untrained"]["data"][0]["z"])
-    assert z.size == len(tokens) ** 2
-    np.testing.assert_allclose(z.reshape(att.shape[-2:]), att[1, 0], rtol=1e-6)
+    for h in range(att.shape[1]):
+        z = plotly_array(figs[f"induction.fig.untrained.{h}"]["data"][0]["z"])
+        assert z.size == len(tokens) ** 2
+        np.testing.assert_allclose(z.reshape(att.shape[-2:]), att[1, h], rtol=1e-6)
 
 
 def test_trains_both_models_and_shows_every_section():
@@ -52,7 +55,7 @@ def test_trains_both_models_and_shows_every_section():
     assert set(fin.runs) == {1, 2}
     assert all(r.steps_done == min(compute.STEP_CHOICES) for r in fin.runs.values())
     figs = figures_by_key(at)
-    for key in ("curves", "scores.previous", "scores.induction", "probe", "top", "parts"):
+    for key in ("curves", "scores.previous", "scores.induction", "probe.0", "top", "parts"):
         assert f"induction.fig.{key}" in figs, key
     assert "induction.fig.sink" in figs
 

@@ -103,12 +103,8 @@ def _shoot(pg, name: str) -> None:
     pg.wait_for_timeout(500)
 
 
-# Known, not fixed yet (issue #18): the positional page's shuffle panels draw three heatmaps in
-# one figure (their labels collide at 390 px); the induction page's token charts label every
-# token of a long sequence.
-KNOWN = {
-    "induction": "token axis labels every position of a long sequence",
-}
+# Pages known not to read on a phone yet: {path: why} (marked xfail). None today.
+KNOWN: dict[str, str] = {}
 
 
 @pytest.mark.parametrize(

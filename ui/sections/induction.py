@@ -23,6 +23,7 @@ from ui.i18n import t
 from ui.sections import live as live_run
 from ui.state import parse_int
 from viz.induction import contribution_bars, control_curves, score_curves, share_grid, topk_bars
+from viz.matrix import matrix_heatmap
 
 K_STEPS, K_SEED = "induction.steps", "induction.run_seed"
 K_LAYER, K_SNAP, K_TYPED = "induction.layer", "induction.snapshot", "induction.typed"
@@ -94,13 +95,28 @@ def _layer_control() -> int:
 
 
 def _probe_grid(weights: np.ndarray, tokens, key: str, titles: list[str] | None = None) -> None:
-    """One layer's heads (nh, T, T) on the probe."""
+    """One layer's heads (nh, T, T) on the probe: a chart per head (`key`.h), two per row on a
+    wide screen and one per row on a phone (the columns stack), where every symbol's label
+    still has room; one colour scale for all heads."""
     nh = weights.shape[0]
     titles = titles or [t("induction.head_title", h=h) for h in range(nh)]
-    fig = viz.head_grid(
-        weights, list(tokens), list(tokens), titles=titles, value_label=t("induction.weight")
-    )
-    widgets.plot(fig, key=key)
+    zmax = float(np.max(weights)) if weights.size else 1.0
+    for row in range(0, nh, 2):
+        for h, col in zip(range(row, min(row + 2, nh)), st.columns(2)):
+            fig = matrix_heatmap(
+                weights[h],
+                list(tokens),
+                list(tokens),
+                title=titles[h],
+                row_title=t("induction.query"),
+                col_title=t("induction.key"),
+                value_label=t("induction.weight"),
+                colorscale=viz.DEFAULT_PALETTE,
+                signed=False,
+                zmax=zmax,
+                colorbar_below=True,  # the side bar would take a third of a phone's width
+            )
+            widgets.plot(fig, key=f"{key}.{h}", where=col)
 
 
 def untrained() -> None:

@@ -35,6 +35,8 @@ EN = {
     "induction.head_title": "head {h}",
     "induction.head_title_score": "head {h} · {kind} {score}",
     "induction.weight": "weight",
+    "induction.key": "key (earlier symbol)",
+    "induction.query": "query",
     "induction.live.title": "Training",
     "induction.progress": "Step {step} of {steps} · accuracy on the repeats: 1 layer {acc1}, "
     "2 layers {acc2}",
@@ -123,6 +125,8 @@ ZH = {
     "induction.head_title": "头 {h}",
     "induction.head_title_score": "头 {h} · {kind} {score}",
     "induction.weight": "权重",
+    "induction.key": "键（更早的符号）",
+    "induction.query": "查询",
     "induction.live.title": "训练中",
     "induction.progress": "第 {step} / {steps} 步 · 重复段上的准确率：1 层 {acc1}，2 层 {acc2}",
     "induction.progress_start": "第 0 / {steps} 步：开始……",
