@@ -6,6 +6,7 @@ import urllib.parse
 
 import pytest
 
+from mha_core import AttentionConfig, run_attention
 from tests.helpers.browser import plot_layout_axis, wait_for_app
 
 pytestmark = pytest.mark.browser
@@ -294,3 +295,30 @@ def test_tabs_draw_the_other_views(app_url, page, tmp_path):
         polling=250,
     )
     page.screenshot(path=str(tmp_path / "similarity.png"), full_page=True)
+
+
+def test_hover_at_512_tokens_and_16_heads_gives_the_token_and_the_exact_weight(app_url, page):
+    """A paragraph of 512 tokens: the head drawn in full still answers a hover over its last
+    cells with both tokens and the weight the model computed (8 significant digits)."""
+    words = [chr(97 + i % 26) for i in range(512)]
+    page.goto(f"{app_url}/?n_heads=16&d_model=64&head=15&text={'+'.join(words)}")
+    wait_for_app(page, timeout=120_000)
+    page.wait_for_function(
+        "() => [...document.querySelectorAll('.js-plotly-plot')].filter(g => g._fullLayout)"
+        ".length >= 2",
+        timeout=120_000,
+    )
+    text = page.evaluate(
+        """() => {
+            const g = [...document.querySelectorAll('.js-plotly-plot')].at(-1);
+            Plotly.Fx.hover(g, {xval: 510, yval: 511});
+            const h = g.querySelector('.hovertext');
+            return h ? [...h.querySelectorAll('tspan.line')].map(t => t.textContent).join('|')
+                     : null;
+        }"""
+    )
+    assert text, "no hover label"
+    assert "query 511: r" in text and "key 510: q" in text, text
+    want = run_attention(words, AttentionConfig(d_model=64, n_heads=16)).attention.weights
+    shown = float(text.split("weight = ")[1])
+    assert shown == pytest.approx(float(want[0, 15, 511, 510]), rel=1e-6)
