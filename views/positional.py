@@ -14,8 +14,10 @@ from ui.sections.positional import (
     K_HEAD,
     K_N_POSITIONS,
     K_SHUFFLE_SEED,
+    K_VIEW,
+    VIEWS,
 )
-from ui.state import MAX_SEED, parse_int
+from ui.state import MAX_SEED, parse_choice, parse_int
 
 D_MODEL_RANGE = (2, 512)  # even only: every sine has its cosine partner
 POSITIONS_RANGE = (2, 256)
@@ -28,6 +30,7 @@ DEFAULTS = {
     K_ANCHOR: 32,
     sections.K_ROPE_PAIR: 0,
     sections.K_ROPE_SHIFT: 100,
+    K_VIEW: VIEWS[0],
 }
 ss = st.session_state
 set_defaults(DEFAULTS)
@@ -61,6 +64,7 @@ url_state(
         K_HEAD: lambda r: parse_int(r, 0, 511),
         sections.K_ROPE_PAIR: lambda r: parse_int(r, 0, 255),
         sections.K_ROPE_SHIFT: lambda r: parse_int(r, 1, sections.MAX_SHIFT),
+        K_VIEW: parse_choice(VIEWS),
     },
 )
 st.markdown(t("positional.intro"))
@@ -70,24 +74,41 @@ st.latex(
 )
 st.markdown(t("positional.symbols"))
 
-c1, c2 = st.columns(2)
-d_model = controls.slider(
-    t("positional.d_model"),
-    *D_MODEL_RANGE,
-    step=2,
-    key=K_D_MODEL,
-    help=t("positional.d_model_help"),
-    where=c1,
-)
-n_pos = controls.slider(t("positional.n_positions"), *POSITIONS_RANGE, key=K_N_POSITIONS, where=c2)
-table = compute.positional_table(n_pos, d_model)
-st.info(t("positional.range", lo=table.value_min, hi=table.value_max, n=n_pos, d=d_model))
+controls.clamp(K_HEAD, range(settings.n_heads), fallback=0)  # valid while its tab is closed too
 
-sections.curves(table, n_pos, d_model)
-sections.table(table, n_pos, d_model)
-sections.wavelengths(table, n_pos, d_model)
-sections.similarity(table, n_pos, d_model)
-sections.layouts(table, n_pos, d_model)
-sections.sentence(settings)
-sections.rope(settings)
-sections.alibi(settings)
+
+def encoding() -> None:
+    """The sinusoidal table on its own: its size, curves, table, wavelengths, similarities."""
+    c1, c2 = st.columns(2)
+    d_model = controls.slider(
+        t("positional.d_model"),
+        *D_MODEL_RANGE,
+        step=2,
+        key=K_D_MODEL,
+        help=t("positional.d_model_help"),
+        where=c1,
+    )
+    n_pos = controls.slider(
+        t("positional.n_positions"), *POSITIONS_RANGE, key=K_N_POSITIONS, where=c2
+    )
+    table = compute.positional_table(n_pos, d_model)
+    st.info(t("positional.range", lo=table.value_min, hi=table.value_max, n=n_pos, d=d_model))
+    sections.curves(table, n_pos, d_model)
+    sections.table(table, n_pos, d_model)
+    sections.wavelengths(table, n_pos, d_model)
+    sections.similarity(table, n_pos, d_model)
+    sections.layouts(table, n_pos, d_model)
+
+
+# Only the open tab is drawn: a sidebar step redraws the sentence's charts only when they show.
+tabs = controls.tabs(VIEWS, [t(f"positional.tab.{v}") for v in VIEWS], key=K_VIEW)
+draw = {
+    "encoding": encoding,
+    "sentence": lambda: sections.sentence(settings),
+    "rope": lambda: sections.rope(settings),
+    "alibi": lambda: sections.alibi(settings),
+}
+for view in VIEWS:
+    if tabs[view].open:
+        with tabs[view]:
+            draw[view]()

@@ -21,29 +21,44 @@ TOKENS = ["I", "want", "to", "live", "in", "Europe", "."]
 
 
 # --- Positional encoding ------------------------------------------------------------------------
-PE_CHARTS = [
-    "positional.curves_fig",
-    "positional.heatmap_fig",
-    "positional.wavelength_fig",
-    "positional.similarity_fig",
-    "positional.offset_fig",
-    "positional.layouts_fig",
-    "positional.perm_fig",
-    *(f"positional.shuffle_fig_{pe}_{c}" for pe in (0, 1) for c in range(3)),
-    "positional.rope_fig",
-    "positional.alibi_bias_fig",
-    "positional.alibi_fig",
-]
+PE_CHARTS = {  # by tab: only the open one is drawn
+    "encoding": [
+        "positional.curves_fig",
+        "positional.heatmap_fig",
+        "positional.wavelength_fig",
+        "positional.similarity_fig",
+        "positional.offset_fig",
+        "positional.layouts_fig",
+    ],
+    "sentence": [
+        "positional.perm_fig",
+        *(f"positional.shuffle_fig_{pe}_{c}" for pe in (0, 1) for c in range(3)),
+    ],
+    "rope": ["positional.rope_fig"],
+    "alibi": ["positional.alibi_bias_fig", "positional.alibi_fig"],
+}
+SENTENCE, ROPE, ALIBI = ({"positional.view": v} for v in ("sentence", "rope", "alibi"))
+
+
+@pytest.mark.parametrize("view", list(PE_CHARTS))
+def test_pe_each_tab_draws_its_charts_only(view):
+    at = run_app(PE, **{"positional.view": view})
+    assert list(figures_by_key(at)) == PE_CHARTS[view]
+    assert at.query_params["view"] == view
+    at.session_state["positional.view"] = "encoding"  # another tab: its charts instead
+    rerun(at)
+    assert list(figures_by_key(at)) == PE_CHARTS["encoding"]
 
 
 def test_pe_default_page_shows_every_part():
     at = run_app(PE)
-    assert list(figures_by_key(at)) == PE_CHARTS
+    assert list(figures_by_key(at)) == PE_CHARTS["encoding"]
     assert at.latex  # the formula
     text = page_text(at)
     table = positional.positional_table(64, 64)
     assert f"the smallest is {table.value_min:.6f}, the largest {table.value_max:.6f}" in text
     assert f"at most {num(table.offset_spread)}" in text
+    text = page_text(run_app(PE, **SENTENCE))
     assert "Only permuted" in text and "The pattern changed" in text
     heat = plotly_array(figure(at, "positional.heatmap_fig")["data"][0]["z"])
     np.testing.assert_allclose(heat, table.pe.astype(np.float32))
@@ -122,7 +137,7 @@ def test_pe_anchor_is_kept_and_clamped_when_positions_change():
 
 
 def test_pe_shuffle_controls_and_head_picker():
-    at = run_app(PE)
+    at = run_app(PE, **SENTENCE)
     at.number_input(key="positional.shuffle_seed").set_value(5)
     at.selectbox(key="positional.head").set_value(2)
     rerun(at)
@@ -156,7 +171,7 @@ def test_pe_head_resets_when_the_sidebar_has_fewer_heads():
 
 
 def test_pe_verdicts_are_computed():
-    at = run_app(PE, **{"shared.text": "the cat saw the dog"})
+    at = run_app(PE, **SENTENCE, **{"shared.text": "the cat saw the dog"})
     tokens = ["the", "cat", "saw", "the", "dog"]
     perm = pm.shuffle_permutation(5, 0)
     off = pm.shuffle_attention(tokens, AttentionConfig(positional=False), perm)
@@ -167,7 +182,7 @@ def test_pe_verdicts_are_computed():
 
 
 def test_pe_causal_mask_is_explained_and_ignored():
-    at = run_app(PE, **{"shared.mask": "causal"})
+    at = run_app(PE, **SENTENCE, **{"shared.mask": "causal"})
     text = page_text(at)
     assert "a causal mask is tied to positions" in text
     assert "Only permuted" in text
@@ -175,16 +190,18 @@ def test_pe_causal_mask_is_explained_and_ignored():
 
 @pytest.mark.parametrize("text,message", [("", "Type a sentence"), ("hello", "at least two")])
 def test_pe_too_short_sentences_give_a_message(text, message):
-    at = run_app(PE, **{"shared.text": text})
+    at = run_app(PE, **SENTENCE, **{"shared.text": text})
     assert message in page_text(at)
     assert "positional.shuffle_fig_0_0" not in list(figures_by_key(at))
-    assert "positional.heatmap_fig" in list(figures_by_key(at))  # the rest of the page still works
     assert at.session_state["shared.text"] == text
+    at.session_state["positional.view"] = "encoding"  # the rest of the page still works
+    rerun(at)
+    assert "positional.heatmap_fig" in list(figures_by_key(at))
 
 
 def test_pe_markup_tokens_are_literal():
     text = "<b>x</b> <img src=x onerror=alert(1)> plain"
-    at = run_app(PE, **{"shared.text": text})
+    at = run_app(PE, **SENTENCE, **{"shared.text": text})
     tokens = word_tokenize(text).tokens
     escaped = [t.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;") for t in tokens]
     fig = figure(at, "positional.shuffle_fig_0_0")
@@ -193,7 +210,7 @@ def test_pe_markup_tokens_are_literal():
 
 
 def test_pe_in_chinese():
-    at = run_app(PE, **{"shared.lang": "zh"})
+    at = run_app(PE, **SENTENCE, **{"shared.lang": "zh"})
     assert at.title[0].value == "位置编码"
     assert "只是置换" in page_text(at)
 
@@ -224,7 +241,7 @@ def _numbers(text: str, after: str) -> list[float]:
 
 
 def test_rope_pair_on_the_unit_circle_and_the_shift_test():
-    at = run_app(PE, **{"positional.rope_pair": 2, "positional.rope_shift": 37})
+    at = run_app(PE, **ROPE, **{"positional.rope_pair": 2, "positional.rope_shift": 37})
     pts = figure(at, "positional.rope_fig")["data"][1]
     w = 10000 ** (-4 / 16)  # pair 2 of d_k = 16
     angles = np.arange(7) * w
@@ -259,14 +276,16 @@ def test_rope_pair_on_the_unit_circle_and_the_shift_test():
 
 
 def test_rope_needs_an_even_head_size():
-    at = run_app(PE, **{"shared.d_model": 12, "shared.n_heads": 4})
+    at = run_app(PE, **ROPE, **{"shared.d_model": 12, "shared.n_heads": 4})
     assert "needs an even d_k" in page_text(at)
     assert "positional.rope_fig" not in figures_by_key(at)
+    at.session_state["positional.view"] = "alibi"  # the rest of the page still works
+    rerun(at)
     assert "positional.alibi_fig" in figures_by_key(at)
 
 
 def test_alibi_slopes_bias_and_heads():
-    at = run_app(PE, **{"shared.n_heads": 8})
+    at = run_app(PE, **ALIBI, **{"shared.n_heads": 8})
     text = page_text(at)
     slopes = [2.0 ** (-8 * h / 8) for h in range(1, 9)]  # 1/2, 1/4, ..., 1/256
     assert "0.5, 0.25, 0.125, 0.0625, 0.0312, 0.0156, 0.00781, 0.0039" in text

@@ -60,7 +60,8 @@ def test_num_writes_numbers_as_a_person_does(x, digits, shown):
 def test_token_blocks_wrap_and_isolate_every_token(page):
     """The numbered tokens wrap to the page (not cut at the edge) and each token sits in a
     bidi isolate, so right-to-left tokens keep their place."""
-    at = run_app(_page(page), **shared(text=ARABIC))
+    opened = {"positional.view": "sentence"} if page == "positional" else {}  # its tab
+    at = run_app(_page(page), **shared(text=ARABIC), **opened)
     blocks = [c for c in at.code if FSI in c.value]
     assert blocks, f"no token block on {page}"
     for block in blocks:
@@ -81,6 +82,7 @@ def test_token_blocks_wrap_and_isolate_every_token(page):
         ("scaling", {}),
         ("scaling", {"scaling.tau_sqrt": True}),
         ("positional", {}),
+        *(("positional", {"positional.view": v}) for v in ("sentence", "rope", "alibi")),
         ("pretrained", {}),
         ("reading", {}),
         ("encoder_decoder", {"encoder_decoder.part": "padding"}),

@@ -12,22 +12,25 @@ from tests.helpers.browser import plot_data, wait_for_app
 
 pytestmark = pytest.mark.browser
 
-# trace types of every chart, in page order (default settings: 64 positions, 6 dimensions,
-# the 7-token example sentence)
-PE_TRACES = [
-    ["scatter"] * 6,  # sine/cosine curves of the default dimensions
-    ["heatmap"],  # positions x dimensions
-    ["scatter"] * 2,  # wavelengths, positions shown
-    ["heatmap"],  # PE PE^T
-    ["scatter"] * 3,  # closed form, position 0, anchor
-    ["heatmap"] * 2,  # interleaved, concatenated
-    ["heatmap"],  # permutation matrix
-    ["heatmap"] * 3,  # A, A', P A P^T without PE
-    ["heatmap"] * 3,  # ... with PE
-    ["scatter"] * 2,  # RoPE: the unit circle, one pair's points
-    ["heatmap"],  # ALiBi biases (all heads in one trace)
-    ["heatmap"],  # the heads with the ALiBi bias
-]
+# trace types of every chart of each tab, in page order (default settings: 64 positions, 6
+# dimensions, the 7-token example sentence); only the open tab is drawn
+PE_TRACES = {
+    "encoding": [
+        ["scatter"] * 6,  # sine/cosine curves of the default dimensions
+        ["heatmap"],  # positions x dimensions
+        ["scatter"] * 2,  # wavelengths, positions shown
+        ["heatmap"],  # PE PE^T
+        ["scatter"] * 3,  # closed form, position 0, anchor
+        ["heatmap"] * 2,  # interleaved, concatenated
+    ],
+    "sentence": [
+        ["heatmap"],  # permutation matrix
+        *[["heatmap"]] * 3,  # A, A', P A P^T without PE: a chart each
+        *[["heatmap"]] * 3,  # ... with PE
+    ],
+    "rope": [["scatter"] * 2],  # the unit circle, one pair's points
+    "alibi": [["heatmap"], ["heatmap"]],  # the biases (all heads in one trace); the heads
+}
 SCALING_TRACES = [
     ["scatter"] * 4,  # measured and theory, unscaled and scaled
     ["histogram"] * 2,
@@ -130,24 +133,30 @@ def test_scaling_page_renders_and_answers_its_controls(lab_url, page, tmp_path):
 
 
 def test_positional_page_renders_and_answers_its_controls(lab_url, page, tmp_path):
-    _open(page, f"{lab_url}/positional", PE_TRACES)
+    _open(page, f"{lab_url}/positional", PE_TRACES["encoding"])
     assert page.get_by_role("heading", name="Positional encoding").count() >= 1
     assert page.locator(".katex").count() >= 3  # the formulas
     assert page.evaluate(f"() => ({TABLE_ROWS_JS})()") == 64
     _move_slider(page, "Number of positions", -4)  # 64 -> 60
     page.wait_for_function(f"() => ({TABLE_ROWS_JS})() === 60", timeout=60_000)
     assert page.get_by_text("this 60 × 64 table").count() == 1
+    page.get_by_role("tab", name="Shuffle your sentence").click()  # its charts, drawn now
+    page.wait_for_function("() => location.search.includes('view=sentence')", timeout=30_000)
+    _wait_charts(page, PE_TRACES["sentence"])
     page.get_by_role("button", name="Shuffle again").click()
     wait_for_app(page)
     # the click's rerun may start after wait_for_app returned: wait for the new value itself
     expect(page.get_by_label("Shuffle seed")).to_have_value("1", timeout=60_000)
-    _wait_charts(page, PE_TRACES)  # the anchor (32) still fits the 60 positions: 3 profiles
+    _wait_charts(page, PE_TRACES["sentence"])
+    page.get_by_role("tab", name="The sinusoidal table").click()  # back: the 60 positions kept
+    _wait_charts(page, PE_TRACES["encoding"])  # the anchor (32) still fits them: 3 profiles
+    assert page.evaluate(f"() => ({TABLE_ROWS_JS})()") == 60
     assert page.dialogs == []
     _full_screenshot(page, tmp_path / "positional.png")
 
 
 def test_rope_controls_are_in_the_url(lab_url, page, tmp_path):
-    _open(page, f"{lab_url}/positional?rope_pair=3&rope_shift=500", PE_TRACES)
+    _open(page, f"{lab_url}/positional?view=rope&rope_pair=3&rope_shift=500", PE_TRACES["rope"])
     page.get_by_text("Pair 3 (dimensions 3 and 11)").wait_for()
     page.get_by_text("s = 500 positions").wait_for()
     _move_slider(page, "Pair i", 1)
@@ -158,12 +167,13 @@ def test_rope_controls_are_in_the_url(lab_url, page, tmp_path):
 
 def test_lab_pages_show_markup_tokens_literally(lab_url, page, tmp_path):
     text = '<b>x</b> <img src=x onerror=alert(1)> <a href="https://example.com">y</a> z'
-    _open(page, f"{lab_url}/positional?text=" + urllib.parse.quote(text), PE_TRACES)
+    url = f"{lab_url}/positional?view=sentence&text=" + urllib.parse.quote(text)
+    _open(page, url, PE_TRACES["sentence"])
     assert page.get_by_role("textbox", name="Sentence").input_value() == text
     assert page.locator('img[src="x"]').count() == 0
     assert page.locator('a[href="https://example.com"]').count() == 0
     drawn = page.evaluate(
-        "() => [...document.querySelectorAll('.js-plotly-plot')[7]"
+        "() => [...document.querySelectorAll('.js-plotly-plot')[1]"
         ".querySelectorAll('.xaxislayer-above .xtick text')].map(e => e.textContent)"
     )
     assert drawn[:3] == ["<", "b", ">"] and not any("&" in d for d in drawn)

@@ -23,6 +23,8 @@ K_SHUFFLE_SEED = "positional.shuffle_seed"
 K_HEAD = "positional.head"
 K_DIMS = "positional.dims"
 K_ANCHOR = "positional.anchor"
+K_VIEW = "positional.view"  # the open tab: only its sections are drawn
+VIEWS = ("encoding", "sentence", "rope", "alibi")
 
 MAX_DIMS = 7
 SAME_TOL = 1e-5  # float32 rounding of one attention layer stays far below this

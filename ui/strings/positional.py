@@ -20,6 +20,10 @@ EN = {
     "positional.range": "Every value of this {n} × {d} table lies in [-1, 1]: the smallest is "
     "{lo:.6f}, the largest {hi:.6f}. Sine and cosine are bounded, so the encoding never "
     "swamps the word embedding, however long the sentence.",
+    "positional.tab.encoding": "The sinusoidal table",
+    "positional.tab.sentence": "Shuffle your sentence",
+    "positional.tab.rope": "RoPE",
+    "positional.tab.alibi": "ALiBi",
     "positional.curves": "Sine and cosine against position",
     "positional.dims": "Dimensions to plot",
     "positional.dims_help": "Up to {n} dimensions. Low dimensions oscillate fast, high ones slowly.",
@@ -165,6 +169,10 @@ ZH = {
     "positional.n_positions": "位置个数",
     "positional.range": "这张 {n} × {d} 的表中每个值都在 [-1, 1] 之内:最小值 {lo:.6f},"
     "最大值 {hi:.6f}。正弦和余弦有界,所以无论句子多长,位置编码都不会淹没词向量。",
+    "positional.tab.encoding": "正弦位置表",
+    "positional.tab.sentence": "打乱你的句子",
+    "positional.tab.rope": "RoPE",
+    "positional.tab.alibi": "ALiBi",
     "positional.curves": "正弦、余弦随位置的变化",
     "positional.dims": "要绘制的维度",
     "positional.dims_help": "最多 {n} 个维度。低维振荡快,高维振荡慢。",
