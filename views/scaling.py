@@ -15,6 +15,8 @@ from ui.sections.scaling import (
     K_SAMPLES,
     K_TAU,
     K_TAU_SQRT,
+    K_VIEW,
+    VIEWS,
 )
 from ui.state import parse_bool, parse_choice, parse_int
 
@@ -27,6 +29,7 @@ DEFAULTS = {
     K_HEAD: 0,
     K_TAU: 1.0,
     K_TAU_SQRT: False,
+    K_VIEW: VIEWS[0],
 }
 
 ss = st.session_state
@@ -42,6 +45,7 @@ url_state(
         K_HEAD: lambda r: parse_int(r, 0, 511),
         K_TAU: sections.parse_tau,
         K_TAU_SQRT: parse_bool,
+        K_VIEW: parse_choice(VIEWS),
     },
 )
 st.markdown(t("scaling.intro"))
@@ -66,6 +70,16 @@ controls.select_slider(
 dist, n_samples, seed = ss[K_DISTRIBUTION], int(ss[K_SAMPLES]), settings.seed
 st.caption(t("scaling.seed_note", seed=seed))
 
-sections.spread(settings, dist, n_samples, seed)
-sections.saturation(dist, n_samples, seed)
-sections.sentence(settings)
+controls.clamp(K_HEAD, range(settings.n_heads), fallback=0)  # valid while its tab is closed too
+
+# Only the open tab is drawn: a sidebar step redraws one tab's charts, not six.
+tabs = controls.tabs(VIEWS, [t(f"scaling.tab.{v}") for v in VIEWS], key=K_VIEW)
+draw = {
+    "spread": lambda: sections.spread(settings, dist, n_samples, seed),
+    "saturation": lambda: sections.saturation(dist, n_samples, seed),
+    "sentence": lambda: sections.sentence(settings),
+}
+for view in VIEWS:
+    if tabs[view].open:
+        with tabs[view]:
+            draw[view]()

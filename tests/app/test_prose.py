@@ -80,7 +80,8 @@ def test_token_blocks_wrap_and_isolate_every_token(page):
         ("attention", {}),
         ("step", {}),
         ("scaling", {}),
-        ("scaling", {"scaling.tau_sqrt": True}),
+        ("scaling", {"scaling.tau_sqrt": True, "scaling.view": "sentence"}),
+        ("scaling", {"scaling.view": "saturation"}),
         ("positional", {}),
         *(("positional", {"positional.view": v}) for v in ("sentence", "rope", "alibi")),
         ("pretrained", {}),
@@ -122,7 +123,7 @@ def test_scaling_with_sqrt_dk_the_slider_shows_the_temperature_used(d_model, n_h
     at = run_app(
         _page("scaling"),
         **shared(d_model=d_model, n_heads=n_heads),
-        **{"scaling.tau_sqrt": True, "scaling.tau": 1.0},
+        **{"scaling.tau_sqrt": True, "scaling.tau": 1.0, "scaling.view": "sentence"},
     )
     shown = [s for s in at.select_slider if s.disabled]
     assert len(shown) == 1
@@ -133,7 +134,8 @@ def test_scaling_with_sqrt_dk_the_slider_shows_the_temperature_used(d_model, n_h
 
 
 def test_scaling_without_sqrt_dk_the_slider_is_the_control():
-    at = run_app(_page("scaling"), **{"scaling.tau_sqrt": False, "scaling.tau": 2.0})
+    state = {"scaling.tau_sqrt": False, "scaling.tau": 2.0, "scaling.view": "sentence"}
+    at = run_app(_page("scaling"), **state)
     assert not [s for s in at.select_slider if s.disabled]
     assert "τ = 2" in figure(at, "scaling.temp_fig")["layout"]["title"]["text"]
 

@@ -19,19 +19,24 @@ TOKENS = ["I", "want", "to", "live", "in", "Europe", "."]
 
 
 # --- Scaling lab ------------------------------------------------------------------------------
-SCALING_CHARTS = [
-    "scaling.std_fig",
-    "scaling.hist_fig",
-    "scaling.sat_fig",
-    "scaling.pair_fig",
-    "scaling.temp_fig",
-    "scaling.temp_curve_fig",
-]
+SCALING_CHARTS = {  # by tab: only the open one is drawn
+    "spread": ["scaling.std_fig", "scaling.hist_fig"],
+    "saturation": ["scaling.sat_fig"],
+    "sentence": ["scaling.pair_fig", "scaling.temp_fig", "scaling.temp_curve_fig"],
+}
+SAT, SENTENCE = {"scaling.view": "saturation"}, {"scaling.view": "sentence"}
+
+
+@pytest.mark.parametrize("view", list(SCALING_CHARTS))
+def test_scaling_each_tab_draws_its_charts_only(view):
+    at = run_app(SCALING, **{"scaling.view": view})
+    assert list(figures_by_key(at)) == SCALING_CHARTS[view]
+    assert at.query_params["view"] == view
 
 
 def test_scaling_default_page_states_numbers_computed_from_the_core():
     at = run_app(SCALING)
-    assert list(figures_by_key(at)) == SCALING_CHARTS
+    assert list(figures_by_key(at)) == SCALING_CHARTS["spread"]
     stats = sc.dot_product_stats(sc.D_K_GRID, 4000, 0, "normal")
     text = page_text(at)
     assert f"measured std of q·k is **{stats.std[-1]:.3f}** against √d_k = 32.000" in text
@@ -40,6 +45,8 @@ def test_scaling_default_page_states_numbers_computed_from_the_core():
     np.testing.assert_allclose(plotly_array(fig["data"][0]["y"]), stats.std)
     np.testing.assert_allclose(plotly_array(fig["data"][1]["y"]), np.sqrt(sc.D_K_GRID))
     curves = sc.saturation_curves(sc.D_K_GRID, 16, 250, 0, "normal")
+    at = run_app(SCALING, **SAT)
+    text = page_text(at)
     assert f"mean max weight **{curves.max_weight[0, -1]:.3f}**" in text
     sat = figure(at, "scaling.sat_fig")["data"]
     np.testing.assert_allclose(plotly_array(sat[0]["y"]), curves.max_weight[0])
@@ -75,7 +82,7 @@ def test_scaling_samples_and_histogram_d_k():
 
 
 def test_scaling_keys_per_query_slider():
-    at = run_app(SCALING)
+    at = run_app(SCALING, **SAT)
     at.slider(key="scaling.n_keys").set_value(4)
     rerun(at)
     curves = sc.saturation_curves(sc.D_K_GRID, 4, 1000, 0, "normal")
@@ -101,7 +108,7 @@ def _sentence_weights(tokens, head, **kw):
 
 
 def test_scaling_head_picker_shows_that_heads_weights():
-    at = run_app(SCALING)
+    at = run_app(SCALING, **SENTENCE)
     at.selectbox(key="scaling.head").set_value(3)
     rerun(at)
     scaled, unscaled, _ = _sentence_weights(TOKENS, 3)
@@ -112,7 +119,7 @@ def test_scaling_head_picker_shows_that_heads_weights():
 
 
 def test_scaling_temperature_slider_and_sqrt_toggle():
-    at = run_app(SCALING)
+    at = run_app(SCALING, **SENTENCE)
     at.select_slider(key="scaling.tau").set_value(2.0)
     rerun(at)
     _, _, unscaled = _sentence_weights(TOKENS, 0)
@@ -136,7 +143,8 @@ def test_scaling_temperature_slider_and_sqrt_toggle():
 
 
 def test_scaling_uses_the_sidebar_model_and_mask():
-    at = run_app(SCALING, **{"shared.d_model": 96, "shared.n_heads": 6, "shared.mask": "causal"})
+    state = {"shared.d_model": 96, "shared.n_heads": 6, "shared.mask": "causal"}
+    at = run_app(SCALING, **SENTENCE, **state)
     scaled, unscaled, _ = _sentence_weights(TOKENS, 0, d_model=96, n_heads=6, mask="causal")
     left, right = figure(at, "scaling.pair_fig")["data"]
     np.testing.assert_allclose(plotly_array(right["z"]), unscaled, atol=1e-7)
@@ -146,7 +154,7 @@ def test_scaling_uses_the_sidebar_model_and_mask():
 
 
 def test_scaling_additive_sidebar_falls_back_to_dot_product():
-    at = run_app(SCALING, **{"shared.scoring": "additive"})
+    at = run_app(SCALING, **SENTENCE, **{"shared.scoring": "additive"})
     assert "additive scores" in page_text(at)
     scaled, _, _ = _sentence_weights(TOKENS, 0)
     np.testing.assert_allclose(
@@ -160,13 +168,17 @@ def test_scaling_head_resets_when_the_sidebar_has_fewer_heads():
 
 
 def test_scaling_empty_sentence_keeps_the_random_vector_parts():
-    at = run_app(SCALING, **{"shared.text": "   "})
-    assert list(figures_by_key(at)) == SCALING_CHARTS[:3]
+    at = run_app(SCALING, **SENTENCE, **{"shared.text": "   "})
+    assert list(figures_by_key(at)) == []
     assert "Type a sentence" in page_text(at)
+    for view in ("spread", "saturation"):
+        at.session_state["scaling.view"] = view
+        rerun(at)
+        assert list(figures_by_key(at)) == SCALING_CHARTS[view]
 
 
 def test_scaling_single_token_has_no_nan():
-    at = run_app(SCALING, **{"shared.text": "hello"})
+    at = run_app(SCALING, **SENTENCE, **{"shared.text": "hello"})
     assert not re.search(r"\bnan\b", page_text(at).lower())
     z = plotly_array(figure(at, "scaling.pair_fig")["data"][0]["z"])
     assert z.shape == (1, 1) and z[0, 0] == 1.0
@@ -180,7 +192,8 @@ def test_scaling_in_chinese():
 
 def test_scaling_extreme_settings_stay_finite():
     """d_k = 512 unscaled at the lowest temperature: saturated but never NaN or inf."""
-    at = run_app(SCALING, **{"shared.d_model": 512, "shared.n_heads": 1, "scaling.tau": 0.25})
+    state = {"shared.d_model": 512, "shared.n_heads": 1, "scaling.tau": 0.25}
+    at = run_app(SCALING, **SENTENCE, **state)
     assert not re.search(r"\b(nan|inf)\b", page_text(at).lower())
     for key in ("scaling.pair_fig", "scaling.temp_fig"):
         for trace in figure(at, key)["data"]:

@@ -31,14 +31,15 @@ PE_TRACES = {
     "rope": [["scatter"] * 2],  # the unit circle, one pair's points
     "alibi": [["heatmap"], ["heatmap"]],  # the biases (all heads in one trace); the heads
 }
-SCALING_TRACES = [
-    ["scatter"] * 4,  # measured and theory, unscaled and scaled
-    ["histogram"] * 2,
-    ["scatter"] * 9,  # 3 panels x (unscaled, scaled, uniform)
-    ["heatmap"] * 2,  # scaled | unscaled
-    ["heatmap"],  # softmax(QK^T / tau)
-    ["scatter"] * 8,  # 2 panels x (curve + 3 marks)
-]
+SCALING_TRACES = {  # by tab
+    "spread": [["scatter"] * 4, ["histogram"] * 2],  # measured and theory; the histograms
+    "saturation": [["scatter"] * 9],  # 3 panels x (unscaled, scaled, uniform)
+    "sentence": [
+        ["heatmap"] * 2,  # scaled | unscaled
+        ["heatmap"],  # softmax(QK^T / tau)
+        ["scatter"] * 8,  # 2 panels x (curve + 3 marks)
+    ],
+}
 # rows of the positions x dimensions heatmap; null while Plotly redraws it
 TABLE_ROWS_JS = (
     "() => { const g = document.querySelectorAll('.js-plotly-plot')[1];"
@@ -102,12 +103,14 @@ def _move_slider(pg, label: str, steps: int) -> None:
 
 
 def test_scaling_page_renders_and_answers_its_controls(lab_url, page, tmp_path):
-    _open(page, f"{lab_url}/scaling", SCALING_TRACES)
+    _open(page, f"{lab_url}/scaling", SCALING_TRACES["spread"])
     assert page.get_by_role("heading", name="Scaling lab: why divide by √d_k?").count() == 1
     assert page.get_by_text("against √d_k = 32.000").count() == 1
     names = [d["name"] for d in plot_data(page, 0)]
     assert names == ["measured std(q·k)", "theory √d_k", "measured std(q·k / √d_k)", "theory 1"]
     # tau = sqrt(d_k): the tempered heatmap becomes the scaled one
+    page.get_by_role("tab", name="On your sentence").click()
+    _wait_charts(page, SCALING_TRACES["sentence"])
     page.get_by_text("τ = √d_k (d_k = 16)").click()
     wait_for_app(page)
     # the largest difference from the scaled weights is exactly 0, as a person writes it
@@ -117,16 +120,18 @@ def test_scaling_page_renders_and_answers_its_controls(lab_url, page, tmp_path):
     page.wait_for_function(
         "() => { const g = document.querySelectorAll('.js-plotly-plot');"
         " const z = (i) => g[i] && g[i]._fullData && g[i]._fullData[0] && g[i]._fullData[0].z;"
-        " const a = z(3), b = z(4); if (!a || !b) return false;"
+        " const a = z(0), b = z(1); if (!a || !b) return false;"
         " return JSON.stringify([...a].map(r => [...r])) === "
         "JSON.stringify([...b].map(r => [...r])); }",
         timeout=60_000,
     )
     # keys per query: the saturation figure is recomputed
+    page.get_by_role("tab", name="Softmax saturates").click()
+    _wait_charts(page, SCALING_TRACES["saturation"])
     _move_slider(page, "Keys per query T", -12)  # 16 -> 4
     page.get_by_text("Measured with T = 4 keys").wait_for(timeout=60_000)
-    _wait_charts(page, SCALING_TRACES)
-    legend = [d["name"] for d in plot_data(page, 2)]
+    _wait_charts(page, SCALING_TRACES["saturation"])
+    legend = [d["name"] for d in plot_data(page, 0)]
     assert "uniform weights 1/4" in legend
     assert page.dialogs == []
     _full_screenshot(page, tmp_path / "scaling.png")
@@ -177,10 +182,10 @@ def test_lab_pages_show_markup_tokens_literally(lab_url, page, tmp_path):
         ".querySelectorAll('.xaxislayer-above .xtick text')].map(e => e.textContent)"
     )
     assert drawn[:3] == ["<", "b", ">"] and not any("&" in d for d in drawn)
-    page.goto(f"{lab_url}/scaling?text=" + urllib.parse.quote(text))
+    page.goto(f"{lab_url}/scaling?view=sentence&text=" + urllib.parse.quote(text))
     wait_for_app(page)
     page.wait_for_function(
-        "() => document.querySelectorAll('.js-plotly-plot').length === 6", timeout=90_000
+        "() => document.querySelectorAll('.js-plotly-plot').length === 3", timeout=90_000
     )
     assert page.locator('img[src="x"]').count() == 0
     page.wait_for_timeout(1000)
