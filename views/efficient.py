@@ -25,6 +25,7 @@ from ui.sections.efficient import (
     K_STEP,
     K_TILE,
     K_TOKENS,
+    K_VIEW,
     K_WINDOW,
     MAX_BATCH,
     MAX_CONTEXT,
@@ -33,6 +34,7 @@ from ui.sections.efficient import (
     MAX_SINKS,
     MAX_WINDOW,
     MODELS,
+    VIEWS,
 )
 from ui.state import MAX_HEADS, parse_choice, parse_int
 
@@ -61,6 +63,7 @@ set_defaults(
         K_HEAD: 0,
         K_ROW: 0,
         K_TILE: 0,
+        K_VIEW: VIEWS[0],
     }
 )
 PARSERS = {
@@ -78,6 +81,7 @@ PARSERS = {
     K_HEAD: lambda r: parse_int(r, 0, MAX_HEADS - 1),
     K_ROW: lambda r: parse_int(r, 0, 511),
     K_TILE: lambda r: parse_int(r, 0, 511),
+    K_VIEW: parse_choice(VIEWS),
 }
 url_state("efficient", PARSERS)
 st.markdown(t("efficient.intro"))
@@ -93,11 +97,26 @@ sentence = sections.Sentence(tokens, config)
 
 nh = config.n_heads
 kv_options = valid_kv_head_counts(nh)
-n_kv = controls.select_slider(
-    t("efficient.kv_heads"), kv_options, key=K_KV, help=t("efficient.kv_heads_help", nh=nh)
-)
-sections.grouped(sentence, n_kv)
-sections.kv_cache(sentence, n_kv)
-sections.calculator()
-sections.masks(sentence)
-sections.flash(sentence)
+controls.clamp(K_KV, kv_options)  # valid while the tabs that show it are closed too
+controls.clamp(K_HEAD, range(nh))
+
+
+def _kv_heads() -> int:
+    return controls.select_slider(
+        t("efficient.kv_heads"), kv_options, key=K_KV, help=t("efficient.kv_heads_help", nh=nh)
+    )
+
+
+# Only the open tab is drawn: a sidebar step redraws one tab's charts, not twelve.
+tabs = controls.tabs(VIEWS, [t(f"efficient.tab.{v}") for v in VIEWS], key=K_VIEW)
+draw = {
+    "gqa": lambda: sections.grouped(sentence, _kv_heads()),
+    "cache": lambda: sections.kv_cache(sentence, _kv_heads()),
+    "calculator": sections.calculator,
+    "masks": lambda: sections.masks(sentence),
+    "flash": lambda: sections.flash(sentence),
+}
+for view in VIEWS:
+    if tabs[view].open:
+        with tabs[view]:
+            draw[view]()

@@ -17,20 +17,34 @@ from ui.numbers import num
 
 PAGE = "views/efficient.py"
 TOKENS = ["I", "want", "to", "live", "in", "Europe", "."]
-CHARTS = [
-    "efficient.groups_fig",
-    "efficient.gqa_fig",
-    "efficient.step_fig",
-    "efficient.growth_fig",
-    "efficient.mask_fig",
-    "efficient.reach_fig",
-    "efficient.masked_fig",
-    "efficient.reach_curve",
-    "efficient.tiles_fig",
-    "efficient.ml_fig",
-    "efficient.partial_fig",
-    "efficient.memory_fig",
-]
+CHARTS = {  # by tab: only the open one is drawn
+    "gqa": ["efficient.groups_fig", "efficient.gqa_fig"],
+    "cache": ["efficient.step_fig", "efficient.growth_fig"],
+    "calculator": [],
+    "masks": [
+        "efficient.mask_fig",
+        "efficient.reach_fig",
+        "efficient.masked_fig",
+        "efficient.reach_curve",
+    ],
+    "flash": [
+        "efficient.tiles_fig",
+        "efficient.ml_fig",
+        "efficient.partial_fig",
+        "efficient.memory_fig",
+    ],
+}
+
+
+def _view(name: str) -> dict:
+    return {"efficient.view": name}
+
+
+@pytest.mark.parametrize("view", list(CHARTS))
+def test_each_tab_draws_its_charts_only(view):
+    at = _run(**_view(view))
+    assert list(figures_by_key(at)) == CHARTS[view]
+    assert at.query_params["view"] == view
 
 
 def _run(query: dict | None = None, **state):
@@ -58,21 +72,24 @@ def _z(fig, i: int = 0) -> np.ndarray:
 
 def test_default_page_shows_every_part_with_the_numbers_computed_here():
     at = _run()
-    assert list(figures_by_key(at)) == CHARTS
+    assert list(figures_by_key(at)) == CHARTS["gqa"]
     text = page_text(at)
     assert "**Multi-head attention:** 4 query heads, 4 key/value heads" in text
+    assert at.session_state["efficient.kv_heads"] == 4
+    at = _run(**_view("calculator"))
+    text = page_text(at)
     # the calculator's default row is Meta's Llama 3 8B at 8,192 tokens in bf16: 1 GiB
     assert "= **1 GiB** (128 KiB a token)" in text
-    assert "131,040 tokens back, about 131k" in text  # Mistral 7B, 4,096 x 32 layers
-    q, k, v = _qkv()
-    plain = F.scaled_dot_product_attention(q, k, v)
-    flash_fig = figure(at, "efficient.partial_fig")
-    final = _z(flash_fig)[-1]  # the plain computation's row 0 of head 0, as drawn
-    np.testing.assert_allclose(final, plain[0, 0, 0].numpy(), rtol=1e-5, atol=1e-6)
-    assert at.session_state["efficient.kv_heads"] == 4
+    masks = page_text(_run(**_view("masks")))
+    assert "131,040 tokens back, about 131k" in masks  # Mistral 7B, 4,096 x 32 layers
     table = at.dataframe[0].value
     assert list(table["model"]) == ["GPT-2 small", "Llama-2-7B", "Llama-3-8B", "Mistral-7B"]
     assert all("20" in source for source in table["source"])  # every row cites a dated source
+    q, k, v = _qkv()
+    plain = F.scaled_dot_product_attention(q, k, v)
+    flash_fig = figure(_run(**_view("flash")), "efficient.partial_fig")
+    final = _z(flash_fig)[-1]  # the plain computation's row 0 of head 0, as drawn
+    np.testing.assert_allclose(final, plain[0, 0, 0].numpy(), rtol=1e-5, atol=1e-6)
 
 
 @pytest.mark.parametrize("n_kv", [1, 2])
@@ -99,7 +116,7 @@ def test_kv_heads_slider_pools_keys_and_values_per_group(n_kv):
 
 
 def test_cache_steps_and_growth():
-    at = _run(mask="causal")
+    at = _run(mask="causal", **_view("cache"))
     at.slider(key="efficient.step").set_value(4).run()
     q, k, v = _qkv(mask="causal")
     causal = F.scaled_dot_product_attention(q, k, v, is_causal=True)
@@ -115,7 +132,7 @@ def test_cache_steps_and_growth():
 
 
 def test_calculator_for_mistral_with_its_window():
-    at = _run()
+    at = _run(**_view("calculator"))
     at.selectbox(key="efficient.model").set_value("Mistral-7B")
     at.number_input(key="efficient.tokens").set_value(32768)
     at.run()
@@ -137,7 +154,7 @@ def _mask_reference(t, w, sinks, glob):
 
 
 def test_mask_controls_and_receptive_field():
-    at = _run()
+    at = _run(**_view("masks"))
     at.slider(key="efficient.window").set_value(2)
     at.slider(key="efficient.sinks").set_value(1)
     at.multiselect(key="efficient.global").set_value([3])
@@ -153,7 +170,7 @@ def test_mask_controls_and_receptive_field():
 
 
 def test_window_alone_agrees_with_the_closed_form():
-    at = _run(text="a b c d e f g h i j k l m n o p")
+    at = _run(text="a b c d e f g h i j k l m n o p", **_view("masks"))
     at.slider(key="efficient.window").set_value(3)
     at.slider(key="efficient.layers").set_value(4)
     at.run()
@@ -164,7 +181,7 @@ def test_window_alone_agrees_with_the_closed_form():
 
 @pytest.mark.parametrize("mask", ["none", "causal"])
 def test_flash_tiles_for_a_chosen_row(mask):
-    at = _run(mask=mask)
+    at = _run(mask=mask, **_view("flash"))
     at.select_slider(key="efficient.block").set_value(2)
     at.selectbox(key="efficient.head").set_value(2)
     at.selectbox(key="efficient.row").set_value(5)
@@ -191,7 +208,7 @@ def test_url_round_trip_and_bad_values():
     query = {
         "kv_heads": "2", "window": "5", "sinks": "2", "global": "1,4", "layers": "6",
         "block": "8", "head": "3", "row": "6", "tile": "0", "model": "GPT-2 small",
-        "tokens": "1024", "batch": "2", "dtype": "float32", "step": "3",
+        "tokens": "1024", "batch": "2", "dtype": "float32", "step": "3", "view": "calculator",
     }  # fmt: skip
     at = _run(query=query)
     ss = at.session_state
@@ -210,7 +227,7 @@ def test_fewer_sidebar_heads_clamp_the_page_choices():
     at = _run(n_heads=8, **{"efficient.kv_heads": 8, "efficient.head": 7, "efficient.row": 6})
     assert at.session_state["efficient.kv_heads"] == 8
     at2 = _run(n_heads=2, text="a b c", **{"efficient.kv_heads": 8, "efficient.head": 7,
-                                            "efficient.row": 6})  # fmt: skip
+                                            "efficient.row": 6, **_view("flash")})  # fmt: skip
     assert at2.session_state["efficient.kv_heads"] == 2
     assert at2.session_state["efficient.head"] == 1
     assert at2.session_state["efficient.row"] == 2
@@ -235,7 +252,7 @@ def test_no_tokens_gives_a_message(text):
 
 def test_markup_and_repeated_tokens_stay_literal():
     text = "<b>x</b> the <img src=x onerror=alert(1)> the"
-    at = _run(text=text)
+    at = _run(text=text, **_view("masks"))
     toks = word_tokenize(text).tokens
     for fig in figures(at):
         spec = json.dumps(fig, ensure_ascii=False)
@@ -245,20 +262,31 @@ def test_markup_and_repeated_tokens_stay_literal():
 
 
 def test_a_shorter_sentence_after_choices_keeps_the_page_working():
-    at = _run()
+    at = _run(**_view("flash"))
     at.selectbox(key="efficient.row").set_value(6)
-    at.multiselect(key="efficient.global").set_value([5])
     at.select_slider(key="efficient.block").set_value(2)
     at.run()
     at.slider(key="efficient.tile").set_value(3).run()
+    at.session_state["efficient.view"] = "masks"
+    at.run()
+    at.multiselect(key="efficient.global").set_value([5]).run()
+    at.session_state["efficient.view"] = "cache"
+    at.run()
     at.slider(key="efficient.step").set_value(6).run()
     assert not at.exception
     at.session_state["shared.text"] = "a b c"  # as the sidebar's box would set it
     at.run()
     assert not at.exception, at.exception
     ss = at.session_state
+    assert ss["efficient.step"] == 2  # the open tab's choice at once
+    for view in ("masks", "flash"):  # the others when their tab opens
+        at.session_state["efficient.view"] = view
+        at.run()
+        assert not at.exception, at.exception
     assert ss["efficient.row"] == 2 and ss["efficient.global"] == []
-    assert ss["efficient.tile"] == 1 and ss["efficient.step"] == 2
+    assert ss["efficient.tile"] == 1
+    at.session_state["efficient.view"] = "masks"
+    at.run()
     assert _z(figure(at, "efficient.mask_fig")).shape == (3, 3)
     at.session_state["shared.text"] = "I want to live in Europe ."
     at.run()

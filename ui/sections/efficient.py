@@ -46,6 +46,9 @@ MISTRAL_WINDOW, MISTRAL_LAYERS = 4096, 32  # Jiang et al. 2023, Table 1
 ss = st.session_state
 
 
+K_VIEW = "efficient.view"  # the open tab: only its sections are drawn
+VIEWS = ("gqa", "cache", "calculator", "masks", "flash")
+
 class Sentence(NamedTuple):
     """What every section reads: the tokens and the settings of the seeded layer."""
 
