@@ -41,6 +41,13 @@ def sentence_tokens(settings: Settings, limit: int = MAX_TOKENS) -> list[str]:
     return tok.tokens
 
 
+def empty_sentence_note(settings: Settings) -> None:
+    """On a tab that does not read the sentence: say what to do when the box is empty (the
+    tab that reads it says so itself and stops there)."""
+    if not settings.text.strip():
+        st.info(t("msg.empty"))
+
+
 FSI, PDI = "\u2068", "\u2069"  # FIRST STRONG ISOLATE ... POP DIRECTIONAL ISOLATE
 
 

@@ -2,7 +2,7 @@
 
 import streamlit as st
 
-from ui import controls
+from ui import controls, widgets
 from ui.compute import positional as compute
 from ui.i18n import t
 from ui.page import open_page, set_defaults, url_state
@@ -111,4 +111,6 @@ draw = {
 for view in VIEWS:
     if tabs[view].open:
         with tabs[view]:
+            if view == "encoding":
+                widgets.empty_sentence_note(settings)
             draw[view]()

@@ -3,7 +3,7 @@
 import streamlit as st
 
 from mha_core.lessons.scaling import DISTRIBUTIONS
-from ui import controls
+from ui import controls, widgets
 from ui.i18n import t
 from ui.page import open_page, set_defaults, url_state
 from ui.sections import scaling as sections
@@ -82,4 +82,6 @@ draw = {
 for view in VIEWS:
     if tabs[view].open:
         with tabs[view]:
+            if view != "sentence":
+                widgets.empty_sentence_note(settings)
             draw[view]()
