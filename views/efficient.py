@@ -85,6 +85,12 @@ PARSERS = {
 }
 url_state("efficient", PARSERS)
 st.markdown(t("efficient.intro"))
+# the choices that depend on the heads stay valid while their tabs are closed, and while an
+# empty sentence stops the page below
+nh = settings.n_heads
+kv_options = valid_kv_head_counts(nh)
+controls.clamp(K_KV, kv_options)
+controls.clamp(K_HEAD, range(nh))
 tokens = widgets.sentence_tokens(settings)
 config = settings.config(scoring="dot", scale=True)
 mask_text = t(f"efficient.mask.{config.mask}")
@@ -95,10 +101,6 @@ st.caption(
 widgets.token_chips(tokens)
 sentence = sections.Sentence(tokens, config)
 
-nh = config.n_heads
-kv_options = valid_kv_head_counts(nh)
-controls.clamp(K_KV, kv_options)  # valid while the tabs that show it are closed too
-controls.clamp(K_HEAD, range(nh))
 
 
 def _kv_heads() -> int:

@@ -28,6 +28,9 @@ target = controls.text(
 n_chars = controls.too_long(sections.K_TARGET, MAX_CHARS)
 if n_chars:
     st.warning(t("msg.too_long", n=n_chars, limit=MAX_CHARS))
+# the head picker is drawn for some parts only, below a stop for an empty sentence: its choice
+# stays valid for the sidebar's heads meanwhile
+controls.clamp(sections.K_HEAD, range(settings.n_heads))
 n_layers, layer, norm_first = sections.model_controls()
 part = sections.part_picker()
 src = sections.source_target_tokens(settings.text, settings.tokenizer, "source")

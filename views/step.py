@@ -48,6 +48,7 @@ settings = open_page(
         K_STAGE: parse_choice(STAGES),
     },
 )
+controls.clamp(K_HEAD, range(settings.n_heads))  # also while an empty sentence stops the page
 tokens = widgets.sentence_tokens(settings)
 config = settings.config()
 T, C, nh, dk = len(tokens), config.d_model, config.n_heads, config.d_k

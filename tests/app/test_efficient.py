@@ -291,3 +291,14 @@ def test_a_shorter_sentence_after_choices_keeps_the_page_working():
     at.session_state["shared.text"] = "I want to live in Europe ."
     at.run()
     assert not at.exception and at.session_state["efficient.row"] == 2  # kept, still valid
+
+
+def test_head_choices_stay_valid_while_an_empty_sentence_stops_the_page():
+    """Found by the Chromium walk: with the sentence box empty the page stops before its
+    tabs; fewer sidebar heads then left kv_heads=2 in the URL for a 1-head layer, and typing a
+    sentence changed it. The choices follow the heads at once."""
+    at = _run(text="", n_heads=2, **{"efficient.kv_heads": 8, "efficient.head": 7})
+    assert at.info  # the page says what to do
+    assert at.session_state["efficient.kv_heads"] == 2
+    assert at.session_state["efficient.head"] == 1
+    assert (at.query_params["kv_heads"], at.query_params["head"]) == ("2", "1")

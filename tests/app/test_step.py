@@ -393,3 +393,12 @@ def test_the_parts_of_x_are_drawn_when_opened():
     np.testing.assert_allclose(
         _z(figs["step.fig.e"]) + _z(figs["step.fig.pe"]), _z(figs["step.fig.x"]), atol=1e-6
     )
+
+
+def test_head_stays_valid_while_an_empty_sentence_stops_the_page():
+    """An empty sentence stops the page before its pickers: the head still follows fewer
+    sidebar heads (in state and URL), so typing a sentence later changes nothing else."""
+    at = run_app(PAGE, **{"shared.text": "", "shared.n_heads": 2, "step.head": 3})
+    assert at.info
+    assert at.session_state["step.head"] == 1
+    assert at.query_params["head"] == "1"
