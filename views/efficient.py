@@ -46,6 +46,7 @@ def _parse_global(raw: str) -> list[int]:
     return tokens
 
 
+ss = st.session_state
 settings = open_page("efficient")
 set_defaults(
     {
@@ -93,6 +94,14 @@ controls.clamp(K_KV, kv_options)
 controls.clamp(K_HEAD, range(nh))
 tokens = widgets.sentence_tokens(settings)
 config = settings.config(scoring="dot", scale=True)
+# the choices that depend on the tokens too, whichever tab is open (a closed tab's stale choice
+# would stay in the URL and change when the tab opens)
+T = len(tokens)
+controls.clamp(K_STEP, range(min(T, sections.CACHE_STEPS)))
+row = controls.clamp(K_ROW, range(T))
+ss[K_GLOBAL] = [g for g in ss[K_GLOBAL] if g < T]
+keys = row + 1 if config.mask == "causal" else T  # the keys row `row` reads, in tiles
+controls.clamp(K_TILE, range(-(-keys // ss[K_BLOCK])))
 mask_text = t(f"efficient.mask.{config.mask}")
 st.caption(
     t("efficient.layer_note", d_model=config.d_model, nh=config.n_heads, d_k=config.d_k,

@@ -302,3 +302,24 @@ def test_head_choices_stay_valid_while_an_empty_sentence_stops_the_page():
     assert at.session_state["efficient.kv_heads"] == 2
     assert at.session_state["efficient.head"] == 1
     assert (at.query_params["kv_heads"], at.query_params["head"]) == ("2", "1")
+
+
+def test_token_choices_of_closed_tabs_follow_a_shorter_sentence_at_once():
+    """Found by the Chromium walk: the cache step stayed 63 in the URL while its tab was
+    closed and a shorter sentence came in, then changed when the tab was opened. The cache
+    step, the row, the global tokens and the tile follow the tokens whichever tab is open."""
+    state = {"efficient.step": 63, "efficient.row": 6, "efficient.global": [1, 5],
+             "efficient.tile": 3, "efficient.block": 2, **_view("calculator")}  # fmt: skip
+    at = _run(text="a b c", **state)
+    ss = at.session_state
+    assert (ss["efficient.step"], ss["efficient.row"], ss["efficient.global"]) == (2, 2, [1])
+    assert ss["efficient.tile"] == 1  # row 2 reads keys 0-2: tiles of 2 -> 0 and 1
+    assert (at.query_params["step"], at.query_params["row"], at.query_params["tile"]) == (
+        "2", "2", "1",
+    )
+    at.session_state["efficient.view"] = "flash"  # opening the tabs changes nothing
+    at.run()
+    assert (ss["efficient.row"], ss["efficient.tile"]) == (2, 1)
+    at.session_state["efficient.view"] = "cache"
+    at.run()
+    assert ss["efficient.step"] == 2
