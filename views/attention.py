@@ -21,6 +21,9 @@ settings = open_page(
         K_HEAD: lambda r: parse_int(r, 0, MAX_HEADS - 1),
     },
 )
+# the long-text head picker (heads tab, over 64 tokens) stays valid for the sidebar's heads
+# wherever it is not drawn: the URL never holds a head that changes when it shows
+controls.clamp(K_HEAD, range(settings.n_heads))
 tokens = widgets.sentence_tokens(settings)
 config = settings.config()
 result = sentence_attention(tuple(tokens), config)

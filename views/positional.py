@@ -74,7 +74,11 @@ st.latex(
 )
 st.markdown(t("positional.symbols"))
 
-controls.clamp(K_HEAD, range(settings.n_heads), fallback=0)  # valid while its tab is closed too
+# the choices that depend on the heads stay valid while their tab is closed too (a stale one
+# would stay in the URL and change when the tab opens)
+controls.clamp(K_HEAD, range(settings.n_heads), fallback=0)
+if settings.d_k % 2 == 0:  # RoPE turns pairs of dimensions: d_k / 2 of them
+    controls.clamp(sections.K_ROPE_PAIR, range(settings.d_k // 2))
 
 
 def encoding() -> None:

@@ -288,3 +288,11 @@ def test_url_round_trip_and_hostile_values():
     assert not at.exception
     assert at.session_state["shared.d_model"] == 64 and at.session_state["shared.mask"] == "none"
     assert any("reset" in w.value for w in at.warning)
+
+
+def test_long_text_head_choice_follows_the_sidebar_heads_while_it_is_not_drawn():
+    """The full-resolution head picker shows over 64 tokens only; with a short sentence its
+    choice still follows fewer sidebar heads, in state and URL."""
+    at = run_app(**shared(n_heads=2), **{"attention.head": 7})
+    assert at.session_state["attention.head"] == 1
+    assert at.query_params["head"] == "1"

@@ -308,3 +308,14 @@ def test_alibi_slopes_bias_and_heads():
             for r in range(0, grid.shape[0] - 6)
             for c in range(0, grid.shape[1] - 6)
         ), h
+
+
+def test_pe_head_choices_of_closed_tabs_follow_the_sidebar_at_once():
+    """The shuffle view's head and RoPE's pair stay valid for the sidebar's heads and d_k
+    while their tabs are closed: the URL never holds a choice that changes when a tab opens."""
+    state = {"positional.head": 3, "positional.rope_pair": 7, "shared.d_model": 16}
+    at = run_app(PE, **state, **{"shared.n_heads": 2})  # d_k = 8: pairs 0..3
+    assert (at.session_state["positional.head"], at.session_state["positional.rope_pair"]) == (
+        0, 3,
+    )
+    assert (at.query_params["head"], at.query_params["rope_pair"]) == ("0", "3")
