@@ -78,6 +78,7 @@ CONTROLS: dict[str, dict[str, list]] = {
         "scaling.head": [0, 1, 3, 15],
         "scaling.tau": [TEMPERATURES[0], 1.0, 4.0, TEMPERATURES[-1]],
         "scaling.tau_sqrt": [True, False],
+        "scaling.view": ["spread", "saturation", "sentence"],
     },
     "positional": {
         "positional.pe_d_model": [2, 16, 64, 512],
@@ -88,6 +89,7 @@ CONTROLS: dict[str, dict[str, list]] = {
         "positional.head": [0, 2, 15],
         "positional.rope_pair": [0, 3, 255],
         "positional.rope_shift": [1, 100, 4096],
+        "positional.view": ["encoding", "sentence", "rope", "alibi"],
     },
     "pretrained": {
         "pretrained.pair": ["", "a second sentence", "<b>pair</b>"],
@@ -153,6 +155,7 @@ CONTROLS: dict[str, dict[str, list]] = {
         efficient.K_HEAD: [0, 3, 15],
         efficient.K_ROW: [0, 5, 63, 511],
         efficient.K_TILE: [0, 2, 60],
+        efficient.K_VIEW: list(efficient.VIEWS),
     },
 }
 # buttons a user presses on a page (training, ablation and the corpus run are not pressed here:
