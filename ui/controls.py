@@ -296,6 +296,15 @@ def tabs(ids: Sequence[str], labels: Sequence[str], *, key: str, where=None) -> 
     return dict(zip(ids, containers))
 
 
+def draw_open(tabs: dict, draw: dict[str, Callable[[], None]]) -> None:
+    """Draw the open tab of `tabs` (from `tabs()`): `draw[id]()` inside it; the closed tabs stay
+    empty, so a rerun draws one tab's charts."""
+    for view, tab in tabs.items():
+        if tab.open:
+            with tab:
+                draw[view]()
+
+
 def defaults(values: dict) -> None:
     """Give controls their first values (kept across reruns, pages and languages afterwards)."""
     for name, value in values.items():

@@ -49,9 +49,6 @@ draw = {
     "stats": lambda: sections.stats(sentence),
     "similarity": lambda: sections.similarity(sentence, palette),
 }
-for view in VIEWS:
-    if tabs[view].open:
-        with tabs[view]:
-            draw[view]()
+controls.draw_open(tabs, draw)
 
 sections.downloads(sentence)

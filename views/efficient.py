@@ -111,7 +111,6 @@ widgets.token_chips(tokens)
 sentence = sections.Sentence(tokens, config)
 
 
-
 def _kv_heads() -> int:
     return controls.select_slider(
         t("efficient.kv_heads"), kv_options, key=K_KV, help=t("efficient.kv_heads_help", nh=nh)
@@ -127,7 +126,4 @@ draw = {
     "masks": lambda: sections.masks(sentence),
     "flash": lambda: sections.flash(sentence),
 }
-for view in VIEWS:
-    if tabs[view].open:
-        with tabs[view]:
-            draw[view]()
+controls.draw_open(tabs, draw)

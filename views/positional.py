@@ -83,6 +83,7 @@ if settings.d_k % 2 == 0:  # RoPE turns pairs of dimensions: d_k / 2 of them
 
 def encoding() -> None:
     """The sinusoidal table on its own: its size, curves, table, wavelengths, similarities."""
+    widgets.empty_sentence_note(settings)  # this tab does not read the sentence
     c1, c2 = st.columns(2)
     d_model = controls.slider(
         t("positional.d_model"),
@@ -112,9 +113,4 @@ draw = {
     "rope": lambda: sections.rope(settings),
     "alibi": lambda: sections.alibi(settings),
 }
-for view in VIEWS:
-    if tabs[view].open:
-        with tabs[view]:
-            if view == "encoding":
-                widgets.empty_sentence_note(settings)
-            draw[view]()
+controls.draw_open(tabs, draw)

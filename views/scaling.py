@@ -74,14 +74,17 @@ controls.clamp(K_HEAD, range(settings.n_heads), fallback=0)  # valid while its t
 
 # Only the open tab is drawn: a sidebar step redraws one tab's charts, not six.
 tabs = controls.tabs(VIEWS, [t(f"scaling.tab.{v}") for v in VIEWS], key=K_VIEW)
-draw = {
-    "spread": lambda: sections.spread(settings, dist, n_samples, seed),
-    "saturation": lambda: sections.saturation(dist, n_samples, seed),
-    "sentence": lambda: sections.sentence(settings),
-}
-for view in VIEWS:
-    if tabs[view].open:
-        with tabs[view]:
-            if view != "sentence":
-                widgets.empty_sentence_note(settings)
-            draw[view]()
+
+
+def spread() -> None:
+    widgets.empty_sentence_note(settings)  # this tab does not read the sentence
+    sections.spread(settings, dist, n_samples, seed)
+
+
+def saturation() -> None:
+    widgets.empty_sentence_note(settings)  # nor does this one
+    sections.saturation(dist, n_samples, seed)
+
+
+draw = {"spread": spread, "saturation": saturation, "sentence": lambda: sections.sentence(settings)}
+controls.draw_open(tabs, draw)

@@ -49,6 +49,7 @@ ss = st.session_state
 K_VIEW = "efficient.view"  # the open tab: only its sections are drawn
 VIEWS = ("gqa", "cache", "calculator", "masks", "flash")
 
+
 class Sentence(NamedTuple):
     """What every section reads: the tokens and the settings of the seeded layer."""
 

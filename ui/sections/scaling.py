@@ -29,6 +29,7 @@ TEMPERATURES = temperature_grid()  # 0.25 ... 128, sqrt(2) apart
 K_VIEW = "scaling.view"  # the open tab: only its sections are drawn
 VIEWS = ("spread", "saturation", "sentence")
 
+
 def _fmt_tau(tau: float) -> str:
     return num(tau, 3)
 
