@@ -2,7 +2,7 @@
 
 import streamlit as st
 
-from ui import controls, url
+from ui import url
 from ui.failover import reload_on_new_replica
 from ui.i18n import t
 from ui.memory import freeze_once
@@ -33,5 +33,4 @@ try:
     page.run()
 finally:  # also when the page asked for a rerun (a stopped page wrote it: ui.url.stop)
     url.write(page_id)
-    controls.end_of_run()
 freeze_once(page_id)  # Streamlit's gc after each run skips what lives on

@@ -94,17 +94,10 @@ def clamp(key: str, options: Sequence, fallback: Any = _MISSING) -> Any:
     return value
 
 
-_CHANGED = "_controls.changed"  # the controls the browser changed before this run
-EVERY_RUN, UNLESS_JUST_CHANGED, WHEN_DIFFERENT = "every run", "unless just changed", "differs"
-
-
-def end_of_run() -> None:
-    """The router calls this when a run ends: the next run starts with no browser changes."""
-    st.session_state.pop(_CHANGED, None)
+EVERY_RUN, WHEN_DIFFERENT = "every run", "differs"
 
 
 def _sync(key: str, wkey: str, to_value: Callable | None, callback, args, kwargs) -> None:
-    st.session_state.setdefault(_CHANGED, set()).add(key)
     value = st.session_state[wkey]
     st.session_state[key] = to_value(value) if to_value else value
     if callback is not None:
@@ -124,15 +117,16 @@ def _bind(
     `seed`: when the value is sent with the widget. EVERY_RUN (choices, toggles, tabs): the
     last run always carries the final value, so neither a widget that the browser mounts at its
     default (when a run is superseded before the browser draws it) nor an older run's copy of a
-    choice clicked again can win. UNLESS_JUST_CHANGED (sliders): not to the slider the browser
-    has just moved, since re-sending would pull the thumb back under a person pressing keys
-    quickly. WHEN_DIFFERENT (text, number boxes): only when the value differs, so that text
-    being typed is never replaced."""
+    choice clicked again can win. WHEN_DIFFERENT (sliders, text, number boxes): only when the
+    value differs from the widget's (code set it, or the widget is new), so that text being
+    typed is never replaced and a thumb being moved is never pulled back: a run that a slider
+    did not start (another control's, or one whose slider steps went there and back before it
+    began) sent the slider's old value, and when that arrived after the person's next step the
+    browser kept the old value while the URL showed the new one; the next action then brought
+    the old value back (the walk's "lost" rope_shift, n_heads, n_positions)."""
     ss = st.session_state
     wkey = _incarnation(key, wkey)
-    just_changed = key in ss.get(_CHANGED, ())
-    resend = seed == EVERY_RUN or (seed == UNLESS_JUST_CHANGED and not just_changed)
-    if resend or ss.get(wkey, _MISSING) != shown:
+    if seed == EVERY_RUN or ss.get(wkey, _MISSING) != shown:
         ss[wkey] = shown
     callback, args, kwargs = kw.pop("on_change", None), kw.pop("args", ()), kw.pop("kwargs", {})
     return {
@@ -163,7 +157,7 @@ def _choice(
     bound = _bind(key, widget_key(key, labels), value, kw, seed=seed)
     # the value is also the widget's default: a widget the browser mounts again (its place in
     # the page changed) starts from its default, and would report that as a change
-    default = {"value": value} if seed == UNLESS_JUST_CHANGED else {"index": options.index(value)}
+    default = {"value": value} if seed == WHEN_DIFFERENT else {"index": options.index(value)}
     make(label, options, format_func=label_of, **default, **bound)
     return st.session_state[key]
 
@@ -189,7 +183,7 @@ def enum_radio(text: str, options: Sequence, *, key: str, labels: str | None = N
 def select_slider(label: str, options: Sequence, *, key: str, format_func=str, where=None, **kw):
     """`st.select_slider` over stable values; returns the value (always one of `options`)."""
     make = (where or st).select_slider
-    return _choice(make, label, options, key, format_func, seed=UNLESS_JUST_CHANGED, **kw)
+    return _choice(make, label, options, key, format_func, seed=WHEN_DIFFERENT, **kw)
 
 
 def multiselect(label: str, options: Sequence, *, key: str, format_func=str, where=None, **kw):
@@ -263,7 +257,7 @@ def slider(label: str, lo, hi, *, key: str, where=None, **kw):
     make = (where or st).slider
     bounds = [str(lo), str(hi), str(kw.get("step"))]
     slider = lambda lbl, **k: make(lbl, lo, hi, **k)  # noqa: E731
-    return _plain(slider, label, key, identity=bounds, seed=UNLESS_JUST_CHANGED, **kw)
+    return _plain(slider, label, key, identity=bounds, seed=WHEN_DIFFERENT, **kw)
 
 
 def text(label: str, *, key: str, limit: int, where=None, area: bool = False, **kw) -> str:

@@ -219,3 +219,26 @@ def test_a_widget_key_never_comes_back_after_another_replaced_it():
     keys.append(next(s.key for s in at.select_slider if s.key.startswith("_w.shared.n_heads.")))
     assert len(set(keys)) == 4, keys
     assert at.session_state["shared.n_heads"] == 12  # 16 kept while valid, then the nearest
+
+
+def _sent(at, prefix: str) -> bool:
+    """Whether this run sent the value of the slider whose widget key starts with `prefix`."""
+    sliders = [*at.select_slider, *at.slider]
+    return next(s.proto.set_value for s in sliders if s.key.startswith(prefix))
+
+
+def test_a_run_no_slider_started_sends_no_slider_value_back():
+    # The walk's "lost" rope_shift (and n_heads, n_positions): a run that a slider did not start
+    # re-sent every slider's value; when it reached the browser after the person's next key
+    # step, the browser kept the old value while the URL showed the new one, and the next
+    # action brought the old value back. Only a value set by code is sent.
+    at = run_app("views/positional.py", **shared())
+    sliders = ("_w.shared.d_model.", "_w.shared.n_heads.", "_w.positional.n_positions.")
+    at.session_state["shared.positional"] = not at.session_state["shared.positional"]
+    rerun(at)
+    assert not any(_sent(at, prefix) for prefix in sliders)
+    at.session_state["positional.n_positions"] = 40  # code (a link, a clamp) sets a value
+    rerun(at)
+    assert _sent(at, "_w.positional.n_positions.")
+    assert at.slider(key="positional.n_positions").value == 40
+    assert not _sent(at, "_w.shared.n_heads.")
