@@ -45,8 +45,10 @@ sections.diagram(cfg, layer, part)
 src_key, tgt_key = tuple(src), tuple(tgt)
 sections.part_intro(part, layer, norm_first)
 if part == "attention":
+    tabs = sections.attention_tabs()
     pair = compute.pair(src_key, tgt_key, cfg, settings.positional)
-    sections.attention_rows(pair, layer)
+    draw = {v: (lambda v=v: sections.attention_view(pair, layer, v)) for v in sections.VIEWS}
+    controls.draw_open(tabs, draw)
 elif part in ("padding", "addnorm"):
     cut, head = sections.batch_controls(len(src), cfg.n_heads, part)
     sentences = (src_key,) if cut is None else (src_key, src_key[:cut])

@@ -30,7 +30,8 @@ PARTS = ("attention", "padding", "addnorm", "dropout")
 
 def _run(**state):
     """The page with sidebar settings (plain names) and the page's own keys (short names)."""
-    own = {"target", "layers", "layer", "pre_norm", "part", "cut", "head", "p", "dropout_seed"}
+    own = {"target", "layers", "layer", "pre_norm", "part", "cut", "head", "p", "dropout_seed",
+           "view"}
     values = {(f"{P}.{k}" if k in own else f"shared.{k}"): v for k, v in state.items()}
     at = make_app(page=PAGE, **values).run()
     assert not at.exception, at.exception
@@ -42,6 +43,18 @@ def _rerun(at_or_widget):
     at = at_or_widget.run()
     assert not at.exception, at.exception
     return at
+
+
+def _all_views(at) -> dict:
+    """The figures of the attention part's three tabs, each opened in turn (only the open
+    tab is drawn); the page is left on the first."""
+    figs = {}
+    for view in ("encoder", "decoder", "cross"):
+        at.session_state[f"{P}.view"] = view
+        figs.update(figures_by_key(_rerun(at)))
+    at.session_state[f"{P}.view"] = "encoder"
+    _rerun(at)
+    return figs
 
 
 def _heatmaps(fig) -> list[np.ndarray]:
@@ -107,7 +120,10 @@ def _shape_names(fig, colour=None) -> set[str]:
 # --- the three kinds of attention -------------------------------------------------------------
 def test_default_page_shows_the_three_attentions_computed_by_the_core():
     at = _run()
-    figs = figures_by_key(at)
+    # one tab is drawn at a time: the encoder's self-attention first
+    assert set(figures_by_key(at)) == {f"{P}.fig.diagram", f"{P}.fig.encoder_self"}
+    assert at.query_params["view"] == "encoder"
+    figs = _all_views(at)
     assert set(figs) == {
         f"{P}.fig.diagram",
         f"{P}.fig.encoder_self",
@@ -136,21 +152,25 @@ def test_default_page_shows_the_three_attentions_computed_by_the_core():
     (mask_z,) = _heatmaps(mask_fig)
     np.testing.assert_array_equal(mask_z, np.triu(np.ones((6, 6)), 1))
     assert mask_fig["data"][0]["text"][0][1] == "−∞" and mask_fig["data"][0]["text"][1][0] == "0"
-    text = page_text(at)
+    assert "feed-forward width 256, N = 2 encoder and 2 decoder layers" in page_text(at)
+    assert "7 × 7 per head, no mask" in page_text(at)
+    at.session_state[f"{P}.view"] = "decoder"
+    text = page_text(_rerun(at))
     assert "above it, so after the softmax every weight above the diagonal is exactly 0 " in text
     assert "(largest computed: 0)" in text
-    assert "6 × 7 per head" in text
-    assert "feed-forward width 256, N = 2 encoder and 2 decoder layers" in text
-    # the diagram: post-norm boxes, the three attentions highlighted
-    diagram = figs[f"{P}.fig.diagram"]
+    at.session_state[f"{P}.view"] = "cross"
+    assert "6 × 7 per head" in page_text(_rerun(at))
+    # the diagram: post-norm boxes, the open tab's attention highlighted
+    diagram = figures_by_key(at)[f"{P}.fig.diagram"]
     assert {"enc.self_attn", "enc.add_norm1", "dec.cross_attn", "dec.add_norm3"} <= _shape_names(
         diagram
     )
-    assert _shape_names(diagram, "#E69F00") == {
-        "enc.self_attn",
-        "dec.masked_attn",
-        "dec.cross_attn",
-    }
+    for view, box in (("decoder", "dec.masked_attn"), ("cross", "dec.cross_attn"),
+                      ("encoder", "enc.self_attn")):  # fmt: skip
+        at.session_state[f"{P}.view"] = view
+        diagram = figures_by_key(_rerun(at))[f"{P}.fig.diagram"]
+        assert _shape_names(diagram, "#E69F00") == {box}
+        assert at.query_params["view"] == view
     assert EN[f"{P}.checked.title"] in [e.label for e in at.expander]
 
 
@@ -161,7 +181,7 @@ def test_layers_layer_and_pre_norm_change_the_model():
     _rerun(at.toggle(key=f"{P}.pre_norm").set_value(True))
     assert at.query_params["layers"] == "3" and at.query_params["layer"] == "2"
     assert at.query_params["pre_norm"] == "1"
-    figs = figures_by_key(at)
+    figs = _all_views(at)
     tr = _pair(SRC, TGT, n_layers=3, norm_first=True)
     for key, attn in (("encoder_self", tr.encoder_self), ("cross", tr.decoder_cross)):
         for h, z in enumerate(_heatmaps(figs[f"{P}.fig.{key}"])):
@@ -176,7 +196,7 @@ def test_layers_layer_and_pre_norm_change_the_model():
 
 
 def test_sidebar_size_heads_seed_and_positional_encoding():
-    at = _run(d_model=32, n_heads=8, seed=7, positional=False)
+    at = _run(d_model=32, n_heads=8, seed=7, positional=False, view="decoder")
     figs = figures_by_key(at)
     tr = _pair(SRC, TGT, d_model=32, n_heads=8, seed=7, positional=False)
     dec = _heatmaps(figs[f"{P}.fig.decoder_self"])
@@ -188,7 +208,7 @@ def test_sidebar_size_heads_seed_and_positional_encoding():
 
 
 def test_wordpiece_tokenizes_both_sentences():
-    at = _run(tokenizer="wordpiece", text="tokenization", target="incroyable")
+    at = _run(tokenizer="wordpiece", text="tokenization", target="incroyable", view="cross")
     fig = figures_by_key(at)[f"{P}.fig.cross"]
     assert "##" in "".join(_ticks(fig, "xaxis")) and "##" in "".join(_ticks(fig, "yaxis"))
 
@@ -435,7 +455,7 @@ def test_hostile_text_in_both_boxes(i):
 @pytest.mark.parametrize("target", [TEXTS["punctuation"], TEXTS["single"], "\u200b\u200b"])
 def test_more_targets(target):
     """The targets that the rotation above pairs with an empty source."""
-    at = _run(target=target)
+    at = _run(target=target, view="cross")
     assert at.text_area(key=f"{P}.target").value == target
     if target.strip("\u200b"):
         tokens = word_tokenize(target).tokens
@@ -448,13 +468,14 @@ def test_markup_target_stays_literal_in_every_part():
     target = '<a href="https://example.com">x</a> <img src=x onerror=alert(1)>'
     tokens = word_tokenize(target).tokens
     escaped = [t.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;") for t in tokens]
-    at = _run(target=target)
+    at = _run(target=target, view="cross")
     assert _ticks(figures_by_key(at)[f"{P}.fig.cross"], "yaxis") == escaped
     _check_figures(at)
 
 
 def test_hostile_shared_url_parameters_fall_back_with_a_notice():
-    query = {"d_model": "-1", "n_heads": "<script>", "seed": "1e99", "lang": "xx", "text": "a b"}
+    query = {"d_model": "-1", "n_heads": "<script>", "seed": "1e99", "lang": "xx", "text": "a b",
+             "view": "cross"}
     at = run_app(PAGE, query=query)
     notice = " ".join(w.value for w in at.warning)
     for name in ("d_model", "n_heads", "seed", "lang"):

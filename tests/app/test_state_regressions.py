@@ -149,6 +149,7 @@ def test_reading_heads_drawn_survive_an_empty_sentence():
         ("positional", {"pe_d_model": "32", "n_positions": "100", "anchor": "12", "head": "2"}),
         ("attention", {"colour_scale": "per_head", "palette": "Cividis", "view": "mean"}),
         ("step", {"stage": "3", "head": "1", "query": "2"}),
+        ("encoder_decoder", {"view": "cross", "layer": "1", "layers": "3"}),
     ],
 )
 def test_a_link_reproduces_the_page_controls(page, link):

@@ -13,7 +13,7 @@ TITLE_EN = "Inside the Transformer: encoder and decoder"
 TARGET_LABEL = "Target sentence (what the decoder reads)"
 SRC = ["I", "want", "to", "live", "in", "Europe", "."]
 TGT = ["Je", "veux", "vivre", "en", "Europe", "."]
-N_FIGS = 5  # diagram, encoder heads, decoder heads, causal mask, cross-attention heads
+N_FIGS = 2  # the diagram and the open tab's heads (encoder or cross-attention)
 
 
 def _wait_figures(pg, n: int, timeout: float = 60_000) -> None:
@@ -56,18 +56,21 @@ def test_page_renders_with_a_rectangular_cross_attention(app_url, page, tmp_path
     page.get_by_role("heading", name=TITLE_EN).wait_for()
     assert page.url.split("?")[0].endswith("/" + URL_PATH)
     _wait_figures(page, N_FIGS)
-    figs = _heatmap_figures(page)
-    cross = _cross(figs, SRC, TGT)
+    square = [f for f in _heatmap_figures(page) if f["xticks"] == SRC and f["yticks"] == SRC]
+    assert square and square[0]["shapes"] == [[7, 7]] * 4  # the encoder's is square
+    page.get_by_role("tab", name="Cross-attention").click()
+    wait_for_app(page)
+    page.wait_for_function("() => location.search.includes('view=cross')", timeout=30_000)
+    _wait_figures(page, N_FIGS)
+    cross = _cross(_heatmap_figures(page), SRC, TGT)
     assert cross["shapes"] == [[6, 7]] * 4  # target queries x source keys, every head
     assert cross["drawnX"][:7] == SRC and cross["drawnY"][:6] == TGT
-    square = [f for f in figs if f["xticks"] == SRC and f["yticks"] == SRC]
-    assert square and square[0]["shapes"] == [[7, 7]] * 4  # the encoder's is square
     assert page.dialogs == []
     page.screenshot(path=str(tmp_path / "encoder_decoder.png"), full_page=True)
 
 
 def test_markup_in_both_sentences_stays_literal(app_url, page):
-    page.goto(f"{app_url}/{URL_PATH}")
+    page.goto(f"{app_url}/{URL_PATH}?view=cross")
     wait_for_app(page)
     page.get_by_role("heading", name=TITLE_EN).wait_for()
     box = page.get_by_role("textbox", name="Sentence", exact=True)

@@ -108,6 +108,7 @@ CONTROLS: dict[str, dict[str, list]] = {
         encdec.K_HEAD: [0, 3, 15],
         encdec.K_P: [0.0, 0.2, 0.9],
         encdec.K_DROP_SEED: [0, 5],
+        encdec.K_VIEW: list(encdec.VIEWS),
     },
     "train": {
         "train.task": list(train_compute.TASK_NAMES),

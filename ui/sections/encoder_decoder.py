@@ -36,8 +36,11 @@ K_CUT = f"{P}.cut"
 K_HEAD = f"{P}.head"
 K_P = f"{P}.p"
 K_DROP_SEED = f"{P}.dropout_seed"
+K_VIEW = f"{P}.view"  # the open attention tab: only its charts are drawn
 
 PARTS = ("attention", "padding", "addnorm", "dropout")
+VIEWS = ("encoder", "decoder", "cross")  # the attention part's tabs
+VIEW_BOXES = {"encoder": "enc.self_attn", "decoder": "dec.masked_attn", "cross": "dec.cross_attn"}
 LAYER_COUNTS = (1, 2, 3, 4)
 DROPOUT_PS = tuple(round(0.05 * i, 2) for i in range(19))  # 0.0 ... 0.9
 DEFAULT_TARGET = "Je veux vivre en Europe."
@@ -51,6 +54,7 @@ DEFAULTS = {
     K_HEAD: 0,
     K_P: 0.2,
     K_DROP_SEED: 0,
+    K_VIEW: VIEWS[0],
 }
 
 
@@ -133,7 +137,9 @@ def batch_controls(n_src: int, n_heads: int, part: str) -> tuple[int | None, int
 
 def part_intro(part: str, layer: int, norm_first: bool) -> None:
     """What the part shows, in a sentence or two, above its controls."""
-    if part == "padding":
+    if part == "attention":
+        st.markdown(t(f"{P}.attn.text"))
+    elif part == "padding":
         st.markdown(t(f"{P}.pad.text"))
     elif part == "addnorm":
         st.markdown(t(f"{P}.norm.text_pre" if norm_first else f"{P}.norm.text_post", layer=layer))
@@ -172,6 +178,7 @@ def url_parsers(target: str) -> dict:
         K_HEAD: lambda r: parse_int(r, 0, MAX_HEADS - 1),
         K_P: parse_p,
         K_DROP_SEED: lambda r: parse_int(r, 0, MAX_SEED),
+        K_VIEW: parse_choice(VIEWS),
     }
     if len(target) <= URL_TEXT_CHARS:
         parsers = {K_TARGET: lambda r: r, **parsers}
@@ -179,10 +186,11 @@ def url_parsers(target: str) -> dict:
 
 
 # --- the block diagram -----------------------------------------------------------------------
-def highlighted_boxes(part: str, norm_first: bool) -> set[str]:
-    """The boxes of `viz.diagram.block_layout` that the part shown below lives in."""
+def highlighted_boxes(part: str, norm_first: bool, view: str = VIEWS[0]) -> set[str]:
+    """The boxes of `viz.diagram.block_layout` that the part shown below lives in (for the
+    attention part: the open tab's attention)."""
     if part == "attention":
-        return {"enc.self_attn", "dec.masked_attn", "dec.cross_attn"}
+        return {VIEW_BOXES[view]}
     if part == "addnorm":
         return {"enc.add1", "enc.norm2"} if norm_first else {"enc.add_norm1"}
     return {"enc.self_attn"}  # padding and dropout act inside the encoder's self-attention
@@ -203,7 +211,7 @@ def diagram(cfg: EncoderDecoderConfig, layer: int, part: str) -> None:
     )
     labels = {k: t(f"{P}.box.{k}") for k in DIAGRAM_LABELS if k != "repeat"}
     labels["repeat"] = t(f"{P}.box.repeat", n=cfg.n_layers)
-    highlight = highlighted_boxes(part, cfg.norm_first)
+    highlight = highlighted_boxes(part, cfg.norm_first, st.session_state[K_VIEW])
     fig = block_diagram(cfg.norm_first, cfg.n_layers, labels, highlight)
     st.caption(
         t(
@@ -220,46 +228,53 @@ def _head_titles(n_heads: int) -> list[str]:
     return [t("stats.head_title", h=h) for h in range(n_heads)]
 
 
-def attention_rows(pa: PairAttention, layer: int) -> None:
-    """Encoder self-attention, decoder masked self-attention (and its mask), cross-attention."""
+def attention_tabs() -> dict:
+    """The attention part's tabs (encoder self-attention, masked decoder self-attention,
+    cross-attention): {view: tab}; only the open one is drawn (`controls.draw_open`)."""
+    return controls.tabs(VIEWS, [t(f"{P}.tab.{v}") for v in VIEWS], key=K_VIEW)
+
+
+def attention_view(pa: PairAttention, layer: int, view: str) -> None:
+    """One of the three attentions of layer `layer`, every head."""
     nh, S, T = pa.encoder_self.shape[1], len(pa.src_tokens), len(pa.tgt_tokens)
     weight = t(f"{P}.weight")
     src, tgt = list(pa.src_tokens), list(pa.tgt_tokens)
 
-    st.subheader(t(f"{P}.enc.title", layer=layer))
-    lo, hi = pa.row_sum_range("encoder_self", layer)
-    st.caption(t(f"{P}.enc.caption", S=S, lo=f"{lo:.6f}", hi=f"{hi:.6f}"))
-    widgets.head_grid(
-        pa.encoder_self[layer].numpy(), src, titles=_head_titles(nh), value_label=weight,
-        key=f"{P}.fig.encoder_self",
-    )  # fmt: skip
-
-    st.subheader(t(f"{P}.dec.title", layer=layer))
-    # the mask beside the text that explains it, at a size where "−∞" can be read; the heads
-    # below at the full width (a column beside them left the mask a thumbnail)
-    mask_col, text_col = st.columns([2, 3])
-    text_col.caption(t(f"{P}.dec.caption", T=T, upper=_num(pa.above_diagonal_max(layer))))
-    mask = mask_figure(
-        pa.causal.numpy(),
-        tgt,
-        title=t(f"{P}.dec.mask_title"),
-        x_title=t(f"{P}.key"),
-        y_title=t(f"{P}.query"),
-        value_label=t(f"{P}.dec.mask_value"),
-    )
-    widgets.plot_at(mask, f"{P}.fig.causal_mask", mask_col)
-    widgets.head_grid(
-        pa.decoder_self[layer].numpy(), tgt, titles=_head_titles(nh), value_label=weight,
-        key=f"{P}.fig.decoder_self",
-    )  # fmt: skip
-
-    st.subheader(t(f"{P}.cross.title", layer=layer))
-    lo, hi = pa.row_sum_range("decoder_cross", layer)
-    st.caption(t(f"{P}.cross.caption", T=T, S=S, lo=f"{lo:.6f}", hi=f"{hi:.6f}"))
-    widgets.head_grid(
-        pa.decoder_cross[layer].numpy(), tgt, src, titles=_head_titles(nh), value_label=weight,
-        key=f"{P}.fig.cross",
-    )  # fmt: skip
+    if view == "encoder":
+        st.subheader(t(f"{P}.enc.title", layer=layer))
+        lo, hi = pa.row_sum_range("encoder_self", layer)
+        st.caption(t(f"{P}.enc.caption", S=S, lo=f"{lo:.6f}", hi=f"{hi:.6f}"))
+        widgets.head_grid(
+            pa.encoder_self[layer].numpy(), src, titles=_head_titles(nh), value_label=weight,
+            key=f"{P}.fig.encoder_self",
+        )  # fmt: skip
+    elif view == "decoder":
+        st.subheader(t(f"{P}.dec.title", layer=layer))
+        # the mask beside the text that explains it, at a size where "−∞" can be read; the
+        # heads below at the full width (a column beside them left the mask a thumbnail)
+        mask_col, text_col = st.columns([2, 3])
+        text_col.caption(t(f"{P}.dec.caption", T=T, upper=_num(pa.above_diagonal_max(layer))))
+        mask = mask_figure(
+            pa.causal.numpy(),
+            tgt,
+            title=t(f"{P}.dec.mask_title"),
+            x_title=t(f"{P}.key"),
+            y_title=t(f"{P}.query"),
+            value_label=t(f"{P}.dec.mask_value"),
+        )
+        widgets.plot_at(mask, f"{P}.fig.causal_mask", mask_col)
+        widgets.head_grid(
+            pa.decoder_self[layer].numpy(), tgt, titles=_head_titles(nh), value_label=weight,
+            key=f"{P}.fig.decoder_self",
+        )  # fmt: skip
+    else:
+        st.subheader(t(f"{P}.cross.title", layer=layer))
+        lo, hi = pa.row_sum_range("decoder_cross", layer)
+        st.caption(t(f"{P}.cross.caption", T=T, S=S, lo=f"{lo:.6f}", hi=f"{hi:.6f}"))
+        widgets.head_grid(
+            pa.decoder_cross[layer].numpy(), tgt, src, titles=_head_titles(nh),
+            value_label=weight, key=f"{P}.fig.cross",
+        )  # fmt: skip
 
 
 def _padded_labels(bv: PaddedBatch, b: int) -> list[str]:
