@@ -23,9 +23,11 @@ from ui.sections.reading import (
     K_RESIDUAL,
     K_THRESHOLD,
     K_TOP_K,
+    K_VIEW,
     SIDES,
     THRESHOLDS,
     TOP_K_MAX,
+    VIEWS,
 )
 from ui.state import parse_bool, parse_choice, parse_int
 
@@ -65,6 +67,7 @@ set_defaults(
         K_RESIDUAL: True,
         K_QK_TRANSLATE: True,
         K_QK_QUERY: ALL,
+        K_VIEW: VIEWS[0],
     }
 )
 url_state(
@@ -81,6 +84,7 @@ url_state(
         K_RESIDUAL: parse_bool,
         K_QK_TRANSLATE: parse_bool,
         K_QK_QUERY: _parse_token,
+        K_VIEW: parse_choice(VIEWS),
     },
 )
 if not settings.text.strip():
@@ -117,9 +121,16 @@ elif mode == "top_k":
 filt = sections.Filter(mode, st.session_state[K_THRESHOLD], st.session_state[K_TOP_K])
 
 sentence = sections.Sentence(text, tokens, tr.attentions.numpy())
-sections.lines(sentence, layer, filt)
-sections.weights_vs_norms(sentence, layer, head, filt)
-sections.rollout(sentence, layer, filt)
-sections.ablation(sentence, layer, head, filt)
-sections.query_key_map(sentence, layer, head)
-sections.corpus(compute.corpus_sentences())
+sections.clamp_token_choices(tokens)
+tabs = sections.view_tabs()
+controls.draw_open(
+    tabs,
+    {
+        "lines": lambda: sections.lines(sentence, layer, filt),
+        "norms": lambda: sections.weights_vs_norms(sentence, layer, head, filt),
+        "rollout": lambda: sections.rollout(sentence, layer, filt),
+        "ablation": lambda: sections.ablation(sentence, layer, head, filt),
+        "qk": lambda: sections.query_key_map(sentence, layer, head),
+        "corpus": lambda: sections.corpus(compute.corpus_sentences()),
+    },
+)

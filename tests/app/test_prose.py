@@ -157,11 +157,11 @@ def test_add_and_norm_with_a_one_token_second_sentence_is_singular():
 
 
 def test_rollout_of_layer_zero_is_not_a_range():
-    at = run_app(_page("reading"), **{"reading.layer": 0})
+    at = run_app(_page("reading"), **{"reading.layer": 0, "reading.view": "rollout"})
     title = figure(at, "reading.fig.rollout")["layout"]["title"]["text"]
     assert "layer 0 alone" in title and "0–0" not in title
     assert "layers 0 to 0" not in page_text(at)
-    at = run_app(_page("reading"), **{"reading.layer": 2})
+    at = run_app(_page("reading"), **{"reading.layer": 2, "reading.view": "rollout"})
     assert "layers 0 to 2" in figure(at, "reading.fig.rollout")["layout"]["title"]["text"]
 
 

@@ -17,7 +17,8 @@ import torch
 import mha_core
 from mha_core import interpret
 from mha_core.pretrained import layer_trace
-from tests.helpers.app import figure, page_text, plotly_array, run_app, shared
+from tests.helpers.app import figure as figure_drawn
+from tests.helpers.app import page_text, plotly_array, run_app, shared
 from tests.helpers.inputs import RAW_MARKUP, TEXTS
 from ui.numbers import num
 from ui.strings import STRINGS
@@ -40,6 +41,26 @@ def trace(model):
 
 def _run(text: str = TEXT, query: dict | None = None, **own):
     return run_app(PAGE, query, **shared(text=text), **own)
+
+
+# the tab that draws each chart (only the open tab is drawn)
+VIEW_OF = {"lines": "lines", "weights": "norms", "norms": "norms", "layer_shares": "norms",
+           "rollout": "rollout", "raw": "rollout", "feeds": "rollout", "importance": "ablation",
+           "ablated_head": "ablation", "qk": "qk", "corpus": "corpus"}  # fmt: skip
+
+
+def open_view(at, view: str):
+    """Open tab `view` as a click on it does (its value, then a run)."""
+    if at.session_state["reading.view"] != view:
+        at.session_state["reading.view"] = view
+        at.run()
+        assert not at.exception, at.exception
+    return at
+
+
+def figure(at, key: str) -> dict:
+    """The chart drawn with `key`, its tab opened first."""
+    return figure_drawn(open_view(at, VIEW_OF[key.removeprefix("reading.fig.")]), key)
 
 
 def _z(fig, trace_index: int = 0) -> np.ndarray:
@@ -80,7 +101,11 @@ def _hidden_notes(at) -> list[tuple[float, int, int]]:
 # --- the default view --------------------------------------------------------------------------
 def test_default_view_shows_every_view_with_the_cores_numbers(model, trace):
     at = _run()
-    subheaders = [s.value for s in at.main.subheader]
+    assert [s.value for s in at.main.subheader] == [EN["reading.lines.title"].format(layer=0)]
+    assert at.query_params["view"] == "lines"
+    subheaders = []
+    for view in ("lines", "norms", "rollout", "ablation", "qk", "corpus"):
+        subheaders += [s.value for s in open_view(at, view).main.subheader]
     assert subheaders == [
         EN["reading.lines.title"].format(layer=0),
         EN["reading.norms.title"].format(layer=0, head=0),
@@ -140,9 +165,9 @@ def test_default_view_shows_every_view_with_the_cores_numbers(model, trace):
                         for k, a in segs.items()
                     )
     assert len(segs) == count
-    # the corpus pass waits for its button; nothing is filtered by default
-    assert at.button(key="reading.corpus_button")
+    # nothing is filtered by default; the corpus pass waits for its button
     assert not _hidden_notes(at)
+    assert open_view(at, "corpus").button(key="reading.corpus_button")
 
 
 def test_layer_head_and_lines_controls(trace):
@@ -190,8 +215,9 @@ def test_the_filter_hides_what_it_says(trace, mode, amount):
     np.testing.assert_array_equal(np.isnan(z), hidden)
     np.testing.assert_array_equal(z[~hidden], a[~hidden].astype(np.float32))
     share = a[hidden].sum() / a.sum()
-    notes = _hidden_notes(at)
-    # lines (heads 0-2), weights, norms, rollout, raw, ablated head: one note each
+    notes = []  # lines (heads 0-2), weights, norms, rollout, raw, ablated head: one note each
+    for view in ("lines", "norms", "rollout", "ablation"):
+        notes += _hidden_notes(open_view(at, view))
     assert len(notes) == 6
     weights_note = notes[1]
     assert weights_note == (round(100 * share, 1), int(hidden.sum()), a.size)
@@ -264,16 +290,16 @@ def test_url_state_round_trip_and_bad_values():
 def test_chinese_page():
     at = run_app(PAGE, **shared(text=TEXT, lang="zh"))
     assert at.title[0].value == ZH["reading.title"]
-    assert ZH["reading.corpus.title"] in [s.value for s in at.main.subheader]
+    assert ZH["reading.tab.corpus"] in [tab.label for tab in at.tabs]  # the tabs' labels too
+    assert ZH["reading.corpus.title"] in [s.value for s in open_view(at, "corpus").main.subheader]
 
 
 def test_long_input_caps_and_asks_before_ablation():
     text = " ".join(["word"] * 140)  # 142 tokens: past every cap of the page
     at = _run(text)
-    text_all = page_text(at)
-    assert "first 64" in text_all  # the lines view's cap
-    assert "first 128" in text_all  # the heatmaps' crop
-    assert at.button(key="reading.ablation_button")
+    assert "first 64" in page_text(at)  # the lines view's cap
+    assert "first 128" in page_text(open_view(at, "norms"))  # the heatmaps' crop
+    assert open_view(at, "ablation").button(key="reading.ablation_button")
     assert "reading.fig.importance" not in _chart_keys(at)
     at.button(key="reading.ablation_button").click().run()
     assert not at.exception
@@ -285,7 +311,7 @@ def test_corpus_view_on_a_few_sentences(monkeypatch, model):
 
     monkeypatch.setattr(compute, "CORPUS_LIMIT", 3)
     sentences = interpret.load_corpus()[:3]
-    at = _run()
+    at = open_view(_run(), "corpus")
     assert at.button(key="reading.corpus_button").label == EN["reading.corpus.run"].format(n=3)
     at.button(key="reading.corpus_button").click().run()
     assert not at.exception, at.exception
@@ -302,7 +328,7 @@ def test_corpus_view_on_a_few_sentences(monkeypatch, model):
     assert f"{stats.n_sentences} sentences, {stats.n_tokens} WordPiece tokens" in page_text(at)
     assert "Clark" in page_text(at) and "https://aclanthology.org/W19-4828" in page_text(at)
     # computed once: a new session shows it without the button
-    at = _run()
+    at = _run(**{"reading.view": "corpus"})
     assert not at.button and "reading.fig.corpus" in _chart_keys(at)
 
 
@@ -338,11 +364,14 @@ def test_hostile_text(case):
     if not text.strip():
         assert at.info and not at.get("plotly_chart")
         return
-    assert {"reading.fig.lines", "reading.fig.weights", "reading.fig.qk"} <= _chart_keys(at)
-    for c in at.get("plotly_chart"):
-        spec = json.dumps(json.loads(c.proto.spec), ensure_ascii=False)
-        assert not any(tag in spec for tag in RAW_MARKUP), "markup reached a figure unescaped"
-        assert "&quot;" not in spec and "&amp;" not in spec
+    drawn = set()
+    for view in ("norms", "qk", "lines"):
+        drawn |= _chart_keys(open_view(at, view))
+        for c in at.get("plotly_chart"):
+            spec = json.dumps(json.loads(c.proto.spec), ensure_ascii=False)
+            assert not any(tag in spec for tag in RAW_MARKUP), "markup reached a figure unescaped"
+            assert "&quot;" not in spec and "&amp;" not in spec
+    assert {"reading.fig.lines", "reading.fig.weights", "reading.fig.qk"} <= drawn
     if case.startswith("markup"):
         lines = figure(at, "reading.fig.lines")
         shown = [d for d in lines["data"] if d.get("mode") == "markers+text"][QUERY_SIDE]["text"]

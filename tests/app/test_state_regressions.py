@@ -243,3 +243,20 @@ def test_a_run_no_slider_started_sends_no_slider_value_back():
     assert _sent(at, "_w.positional.n_positions.")
     assert at.slider(key="positional.n_positions").value == 40
     assert not _sent(at, "_w.shared.n_heads.")
+
+
+def test_reading_token_choices_of_closed_tabs_follow_a_shorter_sentence():
+    # only the open tab is drawn: the query/key map's query (closed) still follows the tokens,
+    # so the URL never holds a choice that changes when its tab opens
+    at = run_app("views/reading.py", **shared(text=LONG))  # 11 WordPiece tokens
+    at.session_state["reading.qk_query"] = 9
+    at.session_state["reading.lines_token"] = 8
+    rerun(at)
+    assert at.query_params["view"] == "lines" and at.query_params["qk_query"] == "9"
+    at.session_state["shared.text"] = "a cat"  # [CLS] a cat [SEP]
+    rerun(at)
+    assert at.session_state["reading.qk_query"] == 3 and at.query_params["qk_query"] == "3"
+    assert at.session_state["reading.lines_token"] == 3
+    at.session_state["reading.view"] = "qk"
+    rerun(at)
+    assert at.selectbox(key="reading.qk_query").value == 3 and at.query_params["qk_query"] == "3"

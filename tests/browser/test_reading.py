@@ -39,7 +39,7 @@ def attentions() -> np.ndarray:
     return mha_core.load_pretrained().trace(TEXT, keep_layers=False).attentions.numpy()
 
 
-def _open(pg, app_url: str, path: str = URL, n_plots: int = 8) -> None:
+def _open(pg, app_url: str, path: str = URL, n_plots: int = 1) -> None:
     pg.goto(app_url + path)
     wait_for_app(pg, timeout=120_000)
     pg.wait_for_function(
@@ -115,6 +115,17 @@ def _selectbox_values(pg) -> dict[str, str]:
     )
 
 
+def _open_tab(pg, name: str, chart: str) -> None:
+    """Click the page's tab `name` and wait for its chart `chart` (only the open tab is drawn)."""
+    pg.get_by_role("tab", name=name).click()
+    pg.wait_for_function(
+        "(sel) => { const g = document.querySelector(sel); return g && g._fullLayout; }",
+        arg=_plot(chart),
+        timeout=60_000,
+    )
+    _settle(pg)
+
+
 def _click_picks_head(pg, x: float, y: float, heading: str, layer: int, head: int) -> None:
     """Click at (x, y); the heading naming the picked head appears and the Layer and Head
     boxes hold it."""
@@ -167,6 +178,7 @@ def test_clicking_a_token_keeps_only_its_lines(reading_page, attentions, tmp_pat
 
 def test_the_filter_hides_what_its_caption_says(reading_page, attentions):
     page = reading_page
+    _open_tab(page, "Weights vs norms", "reading.fig.weights")
     page.get_by_text("Keep each row's top k").click()
     sel = _plot("reading.fig.weights")
     page.wait_for_function(
@@ -194,9 +206,16 @@ def test_the_filter_hides_what_its_caption_says(reading_page, attentions):
 
 def test_clicking_the_importance_map_picks_the_head(reading_page):
     page = reading_page
+    _open_tab(page, "Head importance", "reading.fig.importance")
     targets = _trace_index(page, "reading.fig.importance", "markers")
     x, y = _point_xy(page, "reading.fig.importance", targets, 4 * 12 + 9)
-    _click_picks_head(page, x, y, "Weights against value-weighted norms (layer 4, head 9)", 4, 9)
+    page.mouse.click(x, y)
+    page.wait_for_function("() => location.search.includes('head=9')", timeout=60_000)
+    _settle(page)
+    assert (_selectbox_values(page)["Layer"], _selectbox_values(page)["Head"]) == ("4", "9")
+    _open_tab(page, "Weights vs norms", "reading.fig.weights")
+    heading = "Weights against value-weighted norms (layer 4, head 9)"
+    assert heading in [h.inner_text() for h in page.locator("h3").all()]
 
 
 def test_clicking_a_map_of_the_pretrained_mosaic_selects_it(app_url, page, tmp_path):

@@ -140,6 +140,7 @@ CONTROLS: dict[str, dict[str, list]] = {
         reading.K_RESIDUAL: [True, False],
         reading.K_QK_TRANSLATE: [True, False],
         reading.K_QK_QUERY: [reading.ALL, 0, 2, 200],
+        reading.K_VIEW: list(reading.VIEWS),
     },
     "efficient": {
         efficient.K_KV: [1, 2, 4, 16],

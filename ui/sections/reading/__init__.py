@@ -49,6 +49,8 @@ K_RESIDUAL, K_QK_TRANSLATE, K_QK_QUERY = (
     "reading.qk_query",
 )
 F_LINES, F_IMPORTANCE, F_QK = "reading.fig.lines", "reading.fig.importance", "reading.fig.qk"
+K_VIEW = "reading.view"  # the open tab: only its section is drawn
+VIEWS = ("lines", "norms", "rollout", "ablation", "qk", "corpus")
 
 
 @dataclass(frozen=True, eq=False)
@@ -74,6 +76,18 @@ class Filter:
     def caption(self, f: FilteredAttention) -> None:
         if self.mode != "none":
             st.caption(t("reading.hidden", share=f.hidden_share, n=f.n_hidden, total=f.hidden.size))
+
+
+def clamp_token_choices(tokens: list[str]) -> None:
+    """Keep the token pickers of every tab valid for this sentence, open or closed (a choice
+    in the URL never changes when its tab opens)."""
+    controls.clamp(K_LINES_TOKEN, [ALL, *range(min(len(tokens), LINES_TOKENS))])
+    controls.clamp(K_QK_QUERY, [ALL, *range(len(tokens))])
+
+
+def view_tabs() -> dict:
+    """The page's tabs, {view: tab}; draw only the open one (`controls.draw_open`)."""
+    return controls.tabs(VIEWS, [t(f"reading.tab.{v}") for v in VIEWS], key=K_VIEW)
 
 
 def _token_option(tokens: list[str]):
