@@ -19,7 +19,7 @@ from tests.browser.walk import PAGES, walk
 pytestmark = pytest.mark.browser
 
 SEED = int(os.environ.get("WALK_SEED", "16"))
-STEPS = int(os.environ.get("WALK_STEPS", "60"))
+STEPS = int(os.environ.get("WALK_STEPS", "100"))  # about 2.5 min on 2 cores
 
 
 def test_random_walk_keeps_every_page_working(app_url, browser):
