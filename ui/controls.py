@@ -149,15 +149,18 @@ def _labelled(options: list, format_func) -> tuple[list[str], Callable[[Any], st
 
 
 def _choice(
-    make: Callable, label: str, options: Sequence, key: str, format_func, seed=EVERY_RUN, **kw
+    make: Callable, label: str, options: Sequence, key: str, format_func, slider=False, **kw
 ) -> Any:
+    """A widget over `options`; `slider`: a select slider (seeded WHEN_DIFFERENT, its default
+    given as a value), else a selectbox or radio (EVERY_RUN, its default an index)."""
     options = list(options)
     value = clamp(key, options, kw.pop("fallback", _MISSING))
     labels, label_of = _labelled(options, format_func)
+    seed = WHEN_DIFFERENT if slider else EVERY_RUN
     bound = _bind(key, widget_key(key, labels), value, kw, seed=seed)
     # the value is also the widget's default: a widget the browser mounts again (its place in
     # the page changed) starts from its default, and would report that as a change
-    default = {"value": value} if seed == WHEN_DIFFERENT else {"index": options.index(value)}
+    default = {"value": value} if slider else {"index": options.index(value)}
     make(label, options, format_func=label_of, **default, **bound)
     return st.session_state[key]
 
@@ -183,7 +186,7 @@ def enum_radio(text: str, options: Sequence, *, key: str, labels: str | None = N
 def select_slider(label: str, options: Sequence, *, key: str, format_func=str, where=None, **kw):
     """`st.select_slider` over stable values; returns the value (always one of `options`)."""
     make = (where or st).select_slider
-    return _choice(make, label, options, key, format_func, seed=WHEN_DIFFERENT, **kw)
+    return _choice(make, label, options, key, format_func, slider=True, **kw)
 
 
 def multiselect(label: str, options: Sequence, *, key: str, format_func=str, where=None, **kw):
