@@ -109,9 +109,12 @@ def head_grid(weights: np.ndarray, q_tokens, k_tokens=None, *, key: str, where=N
     if max(len(q_tokens), len(k_tokens)) > GRID_FULL:
         binned = viz.bin_heads(weights, GRID_FULL)
         n = max(len(q_tokens), len(k_tokens))
-        where.caption(t("msg.binned", n=n, size=binned.size, most=GRID_FULL))
+        where.caption(t("msg.binned", n=n, q=binned.size_q, k=binned.size_k, most=GRID_FULL))
         kw["value_label"] = t("msg.block_mean", what=kw.get("value_label", "weight"))
-        weights, q_tokens, k_tokens = binned.weights, binned.q_labels, binned.k_labels
+        weights = binned.weights
+        # an axis short enough to stay token by token (6 target tokens against 512) keeps them
+        q_tokens = q_tokens if binned.size_q == 1 else binned.q_labels
+        k_tokens = k_tokens if binned.size_k == 1 else binned.k_labels
         kw.update(numbered=False, one_trace=False)
     plot(viz.head_grid(weights, q_tokens, k_tokens, **kw), key=key, where=where)
 

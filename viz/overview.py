@@ -10,12 +10,14 @@ import numpy as np
 
 
 class Binned(NamedTuple):
-    """(nh, Bq, Bk) mean weights over blocks of `size` x `size` tokens, a label per block."""
+    """(nh, Bq, Bk) mean weights over blocks of `size_q` queries x `size_k` keys, a label per
+    block."""
 
     weights: np.ndarray
     q_labels: list[str]
     k_labels: list[str]
-    size: int
+    size_q: int
+    size_k: int
 
 
 def _labels(n: int, size: int) -> list[str]:
@@ -24,18 +26,19 @@ def _labels(n: int, size: int) -> list[str]:
 
 def bin_heads(weights: np.ndarray, most: int = 64) -> Binned:
     """(nh, Tq, Tk) -> (nh, Bq, Bk), at most `most` blocks a side: each cell the mean weight of
-    a block of size x size tokens (the last blocks may be shorter; NaN cells are left out).
-    Labels give each block's positions ("24–31")."""
+    a block of size_q x size_k tokens, each axis binned only as much as its own length needs
+    (6 target tokens against 512 source tokens keep their 6 rows); the last blocks may be
+    shorter; NaN cells are left out. Labels give each block's positions ("24–31")."""
     w = np.asarray(weights, dtype=np.float32)
     if w.ndim != 3:
         raise ValueError(f"weights must be (heads, Tq, Tk), got shape {w.shape}")
     nh, t_q, t_k = w.shape
-    size = max(1, math.ceil(max(t_q, t_k) / most))
-    b_q, b_k = math.ceil(t_q / size), math.ceil(t_k / size)
-    padded = np.full((nh, b_q * size, b_k * size), np.nan, dtype=np.float32)
+    s_q, s_k = max(1, math.ceil(t_q / most)), max(1, math.ceil(t_k / most))
+    b_q, b_k = math.ceil(t_q / s_q), math.ceil(t_k / s_k)
+    padded = np.full((nh, b_q * s_q, b_k * s_k), np.nan, dtype=np.float32)
     padded[:, :t_q, :t_k] = w
-    blocks = padded.reshape(nh, b_q, size, b_k, size)
+    blocks = padded.reshape(nh, b_q, s_q, b_k, s_k)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", RuntimeWarning)  # a block of NaN only stays NaN
         mean = np.nanmean(blocks, axis=(2, 4)).astype(np.float32)  # (nh, Bq, Bk)
-    return Binned(mean, _labels(t_q, size), _labels(t_k, size), size)
+    return Binned(mean, _labels(t_q, s_q), _labels(t_k, s_k), s_q, s_k)

@@ -481,3 +481,20 @@ def test_hostile_shared_url_parameters_fall_back_with_a_notice():
     for name in ("d_model", "n_heads", "seed", "lang"):
         assert name in notice, f"{name} was rejected silently"
     assert _ticks(figures_by_key(at)[f"{P}.fig.cross"], "xaxis") == ["a", "b"]
+
+
+def test_a_long_source_is_binned_along_its_own_axis_only():
+    # 512 source tokens against the 6-token target: the keys are blocks of 8, the 6 target
+    # queries stay one row each, named by their tokens (binning both axes alike averaged all
+    # six queries into one row)
+    source = " ".join(f"w{i}" for i in range(512))
+    at = _run(text=source, view="cross")
+    fig = figures_by_key(at)[f"{P}.fig.cross"]
+    heads = _heatmaps(fig)
+    assert len(heads) == 4 and heads[0].shape == (6, 64)
+    assert _ticks(fig, "yaxis") == TGT and _ticks(fig, "xaxis")[:2] == ["0–7", "8–15"]
+    assert "a block of 1 x 8 tokens" in page_text(at)
+    tr = _pair(tuple(source.split()), TGT)
+    cross = tr.decoder_cross[0].weights[0].double().numpy()  # (nh, 6, 512)
+    for h in range(4):
+        np.testing.assert_allclose(heads[h], cross[h].reshape(6, 64, 8).mean(-1), rtol=1e-5)

@@ -41,7 +41,7 @@ EN = {
     "Type at least one word.",
     "msg.truncated": "The text has {n_total} tokens; this page shows the first {limit}.",
     "msg.binned": "{n} tokens: too many to draw every head cell by cell. Each cell here is the "
-    "mean of a block of {size} x {size} tokens (at most {most} blocks a side); hover a "
+    "mean of a block of {q} x {k} tokens (queries x keys; at most {most} blocks a side); hover a "
     "cell for its token positions.",
     "msg.block_mean": "block mean of {what}",
     "msg.view_capped": "This view uses the first {limit} of the {n} tokens: {why}",
@@ -105,7 +105,7 @@ ZH = {
     "msg.empty": "在侧边栏输入一个句子,查看它的注意力。",
     "msg.no_tokens": "文本中没有标记 (只有空格或不可见字符)。请至少输入一个词。",
     "msg.truncated": "文本共有 {n_total} 个标记;本页只显示前 {limit} 个。",
-    "msg.binned": "{n} 个标记:太多,无法把每个头逐格画出。这里每格是 {size} x {size} 个标记的块内"
+    "msg.binned": "{n} 个标记:太多,无法把每个头逐格画出。这里每格是 {q} x {k} 个标记 (查询 x 键) 的块内"
     "平均值(每边最多 {most} 块);悬停可看该格的标记位置。",
     "msg.block_mean": "块内平均{what}",
     "msg.view_capped": "此视图只用 {n} 个标记中的前 {limit} 个:{why}",
