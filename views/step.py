@@ -21,14 +21,19 @@ def _follow_head(d_k: int) -> None:
     st.session_state[K_DK] = 0
 
 
+def _window_starts(size: int) -> range:
+    """The starts a window over an axis of `size` can take (only 0 when every dimension fits)."""
+    return range(0, size, WINDOW) if size > WINDOW else range(1)
+
+
 def _window_picker(key: str, size: int, label: str, help: str, where) -> tuple[int, int]:
     """[start, stop) of the dimensions shown on an axis of `size` (all of them when small)."""
     if size <= WINDOW:
-        controls.clamp(key, [0])  # every dimension fits: no window (and none in the URL)
+        controls.clamp(key, _window_starts(size))  # every dimension fits: no window (no URL)
         return 0, size
     start = controls.select_slider(
         label,
-        range(0, size, WINDOW),
+        _window_starts(size),
         format_func=lambda s: t("step.window_option", start=s, stop=min(s + WINDOW, size) - 1),
         key=key,
         help=help,
@@ -48,7 +53,10 @@ settings = open_page(
         K_STAGE: parse_choice(STAGES),
     },
 )
-controls.clamp(K_HEAD, range(settings.n_heads))  # also while an empty sentence stops the page
+# the choices that follow the model's size, also while an empty sentence stops the page below
+controls.clamp(K_HEAD, range(settings.n_heads))
+controls.clamp(K_DIMS, _window_starts(settings.d_model))
+controls.clamp(K_DK, _window_starts(settings.d_model // settings.n_heads))
 tokens = widgets.sentence_tokens(settings)
 config = settings.config()
 T, C, nh, dk = len(tokens), config.d_model, config.n_heads, config.d_k

@@ -402,3 +402,24 @@ def test_head_stays_valid_while_an_empty_sentence_stops_the_page():
     assert at.info
     assert at.session_state["step.head"] == 1
     assert at.query_params["head"] == "1"
+
+
+def test_dimension_windows_follow_a_smaller_model_while_an_empty_sentence_stops_the_page():
+    """The walk (seed 104, step 183): windows at the far end of d_model 512 and of d_k, then an
+    empty sentence, then a small model: picking an example sentence moved both windows to 0.
+    They follow the model's size at once, in state and URL, before the page stops."""
+    at = run_app(PAGE, **{"shared.d_model": 512, "shared.n_heads": 1})
+    at.select_slider(key="step.dims").set_value(448).run()  # the last window of 512
+    at.select_slider(key="step.dk_dims").set_value(448).run()
+    assert at.query_params["dims"] == "448" and at.query_params["dk_dims"] == "448"
+    at.session_state["shared.text"] = ""
+    at.run()
+    assert at.info and at.session_state["step.dims"] == 448
+    at.session_state["shared.d_model"] = 32
+    at.run()
+    assert at.session_state["step.dims"] == 0 and at.session_state["step.dk_dims"] == 0
+    assert at.query_params["dims"] == "0" and at.query_params["dk_dims"] == "0"
+    at.session_state["shared.text"] = "the cat sat"
+    at.run()
+    assert not at.exception
+    assert at.session_state["step.dims"] == 0 and at.session_state["step.dk_dims"] == 0
