@@ -33,6 +33,8 @@ from collections import Counter
 from dataclasses import dataclass, field
 from urllib.parse import parse_qsl, urlsplit
 
+from tests.helpers.depends import DEPENDS
+
 PAGES = ("attention", "step", "scaling", "positional", "pretrained", "encoder_decoder", "train",
          "reading", "efficient", "induction")  # fmt: skip
 HOME = "attention"  # the default page: its URL path is "/"
@@ -54,33 +56,6 @@ TEXTS = (
 # The sidebar's settings: the same URL parameters on every page.
 SHARED = ("text", "tokenizer", "d_model", "n_heads", "seed", "positional", "scale", "mask",
           "scoring", "lang")  # fmt: skip
-TOKENS = frozenset({"text", "tokenizer"})  # a change here changes the tokens
-HEADS = frozenset({"d_model", "n_heads"})  # ... and here the number of heads or d_k
-
-# URL parameters whose value may be clamped when another one changes: {page: {param: causes}}.
-# "*" holds for every page. A parameter not listed here may change only by an action on its own
-# control (or a button in `BUTTONS` that sets it); anything else is a lost setting.
-DEPENDS: dict[str, dict[str, frozenset]] = {
-    "*": {"n_heads": frozenset({"d_model"})},
-    "step": {
-        "query": TOKENS,
-        "head": HEADS,
-        "dims": HEADS | {"head"},  # the d_model window follows the chosen head
-        "dk_dims": HEADS | {"head"},
-    },
-    "scaling": {"head": HEADS, "tau": HEADS | {"tau_sqrt"}},
-    "positional": {"dims": frozenset({"pe_d_model"}), "anchor": frozenset({"n_positions"}),
-                   "head": HEADS, "rope_pair": HEADS},  # fmt: skip
-    "efficient": {"kv_heads": HEADS, "head": HEADS, "step": TOKENS, "global": TOKENS,
-                  "row": TOKENS, "tile": TOKENS | {"block", "row"}, "window": TOKENS,
-                  "sinks": TOKENS},  # fmt: skip
-    "encoder_decoder": {"layer": frozenset({"layers"}), "head": HEADS,
-                        "cut": TOKENS | {"target"}},  # fmt: skip
-    "reading": {"lines_token": TOKENS, "qk_query": TOKENS},
-    "train": {"heads": frozenset({"dim"})},
-    "induction": {"snapshot": frozenset({"steps", "run_seed"})},
-}
-
 # The buttons the walker presses, by widget key: the URL parameters each one may set ("*": any
 # of the page's own parameters, for Train and Stop, which replace the run the page shows).
 BUTTONS: dict[str, frozenset] = {

@@ -19,6 +19,7 @@ import viz
 from mha_core.interpret import FILTERS
 from mha_core.lessons.scaling import D_K_GRID, DISTRIBUTIONS
 from tests.helpers.app import make_app
+from tests.helpers.depends import DEPENDS
 from ui import controls, url
 from ui.compute import train as train_compute
 from ui.sections import efficient, reading
@@ -245,11 +246,26 @@ class PageSequence(RuleBasedStateMachine):
     def _url(self) -> dict:
         return dict(self.at.query_params.items()) if hasattr(self.at.query_params, "items") else {}
 
+    def _check_kept(self, before: dict, cause: str) -> None:
+        """Only what depends on `cause` (tests/helpers/depends.py) changed with it: a setting
+        that an unrelated action changes was lost (the walk's "lost" finding)."""
+        after = values(self.at, self.page)
+        depends = {**DEPENDS["*"], **DEPENDS.get(self.page, {})}
+        for key in before.keys() | after.keys():
+            name = key.removeprefix("shared.") if key.startswith("shared.") else url.param(key)
+            if before.get(key) == after.get(key) or name == cause:
+                continue
+            assert cause in depends.get(name, ()), (
+                f"{cause} changed {name}: {before.get(key)!r} -> {after.get(key)!r}"
+            )
+
     # --- what a user does -------------------------------------------------------------------
     @rule(name=hs.sampled_from(sorted(SHARED)), data=hs.data())
     def change_sidebar(self, name, data):
+        before = values(self.at, self.page)
         self.at.session_state[f"shared.{name}"] = data.draw(hs.sampled_from(SHARED[name]))
         self._run(self.at)
+        self._check_kept(before, name)
 
     @rule(data=hs.data())
     def change_page_control(self, data):
@@ -257,11 +273,13 @@ class PageSequence(RuleBasedStateMachine):
         key = data.draw(hs.sampled_from(sorted(spec)))
         w = widget(self.at, key)
         choices = offered(w, spec[key]) if w is not None else []
+        before = values(self.at, self.page)
         if choices and data.draw(hs.booleans()):  # a click on the widget itself
             w.set_value(data.draw(hs.sampled_from(choices)))
         else:  # the value as a link, or an earlier sentence, may have left it
             self.at.session_state[key] = data.draw(hs.sampled_from(spec[key]))
         self._run(self.at)
+        self._check_kept(before, url.param(key))
 
     @precondition(lambda self: self.page in BUTTONS)
     @rule(data=hs.data())
