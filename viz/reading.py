@@ -19,6 +19,7 @@ import plotly.graph_objects as go
 
 from .figure import axis_key, cell_axes, figure, style, subplot_grid
 from .labels import escape_label, escape_labels
+from .margins import MODEBAR_PX
 
 EXACT = ".8g"  # hover precision: float32 to the last digit
 # Okabe & Ito (2008), colour-blind safe; black replaced by grey so it shows on dark themes too
@@ -316,7 +317,8 @@ def query_key_figure(
         "legend": {"orientation": "h", "yanchor": "bottom", "y": 1.02, "x": 0},
         "clickmode": "event+select",
     }
-    return figure(data, style(layout, height=560))
+    # the legend above the plot, below the toolbar (on a phone it sat under the toolbar)
+    return figure(data, style(layout, height=560, top=MODEBAR_PX + 30))
 
 
 def _qk_hovers(toks, row, focus, labels) -> tuple[list[str], list[str]]:
