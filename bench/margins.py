@@ -35,7 +35,7 @@ ALL_DRAWN = """(n) => [...document.querySelectorAll('.js-plotly-plot')].filter(g
 def main() -> None:
     from playwright.sync_api import sync_playwright
 
-    from tests.browser.conftest import wait_for_app
+    from tests.helpers.browser import wait_for_app
 
     with streamlit_server("app.py") as (url, _proc), sync_playwright() as p:
         browser = p.chromium.launch(executable_path=chromium_path(), args=CHROMIUM_ARGS)
