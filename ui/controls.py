@@ -293,6 +293,11 @@ def tabs(ids: Sequence[str], labels: Sequence[str], *, key: str, where=None) -> 
     return dict(zip(ids, containers))
 
 
+def enum_tabs(text: str, ids: Sequence[str], *, key: str, where=None) -> dict:
+    """`tabs` over ids whose labels are the string table's `<text>.<id>` (as `enum_radio`)."""
+    return tabs(ids, [t(f"{text}.{i}") for i in ids], key=key, where=where)
+
+
 def draw_open(tabs: dict, draw: dict[str, Callable[[], None]]) -> None:
     """Draw the open tab of `tabs` (from `tabs()`): `draw[id]()` inside it; the closed tabs stay
     empty, so a rerun draws one tab's charts."""

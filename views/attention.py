@@ -42,7 +42,7 @@ scale_mode = controls.enum_radio(
 palette = controls.selectbox(t("attention.palette"), viz.PALETTES, key=K_PALETTE, where=c2)
 
 # Only the open tab is drawn: a slider step redraws one view, not four.
-tabs = controls.tabs(VIEWS, [t(f"attention.tab.{v}") for v in VIEWS], key=K_VIEW)
+tabs = controls.enum_tabs("attention.tab", VIEWS, key=K_VIEW)
 draw = {
     "heads": lambda: sections.heads(sentence, settings, scale_mode, palette),
     "mean": lambda: sections.mean(sentence, palette),

@@ -118,7 +118,7 @@ def _kv_heads() -> int:
 
 
 # Only the open tab is drawn: a sidebar step redraws one tab's charts, not twelve.
-tabs = controls.tabs(VIEWS, [t(f"efficient.tab.{v}") for v in VIEWS], key=K_VIEW)
+tabs = controls.enum_tabs("efficient.tab", VIEWS, key=K_VIEW)
 draw = {
     "gqa": lambda: sections.grouped(sentence, _kv_heads()),
     "cache": lambda: sections.kv_cache(sentence, _kv_heads()),

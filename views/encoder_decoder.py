@@ -39,13 +39,14 @@ if not (src and tgt):
     url.stop()
 
 cfg = compute.model_config(settings.d_model, settings.n_heads, n_layers, norm_first, settings.seed)
-sections.diagram(cfg, layer, part)
+view = controls.clamp(sections.K_VIEW, sections.VIEWS)  # the attention tab shown (and lit)
+sections.diagram(cfg, layer, part, view)
 
 # --- the part shown ----------------------------------------------------------------------------
 src_key, tgt_key = tuple(src), tuple(tgt)
 sections.part_intro(part, layer, norm_first)
 if part == "attention":
-    tabs = sections.attention_tabs()
+    tabs = controls.enum_tabs(f"{sections.P}.tab", sections.VIEWS, key=sections.K_VIEW)
     pair = compute.pair(src_key, tgt_key, cfg, settings.positional)
     draw = {v: (lambda v=v: sections.attention_view(pair, layer, v)) for v in sections.VIEWS}
     controls.draw_open(tabs, draw)

@@ -106,7 +106,7 @@ def encoding() -> None:
 
 
 # Only the open tab is drawn: a sidebar step redraws the sentence's charts only when they show.
-tabs = controls.tabs(VIEWS, [t(f"positional.tab.{v}") for v in VIEWS], key=K_VIEW)
+tabs = controls.enum_tabs("positional.tab", VIEWS, key=K_VIEW)
 draw = {
     "encoding": encoding,
     "sentence": lambda: sections.sentence(settings),

@@ -122,7 +122,7 @@ filt = sections.Filter(mode, st.session_state[K_THRESHOLD], st.session_state[K_T
 
 sentence = sections.Sentence(text, tokens, tr.attentions.numpy())
 sections.clamp_token_choices(tokens)
-tabs = sections.view_tabs()
+tabs = controls.enum_tabs("reading.tab", VIEWS, key=K_VIEW)
 controls.draw_open(
     tabs,
     {

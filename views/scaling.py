@@ -73,7 +73,7 @@ st.caption(t("scaling.seed_note", seed=seed))
 controls.clamp(K_HEAD, range(settings.n_heads), fallback=0)  # valid while its tab is closed too
 
 # Only the open tab is drawn: a sidebar step redraws one tab's charts, not six.
-tabs = controls.tabs(VIEWS, [t(f"scaling.tab.{v}") for v in VIEWS], key=K_VIEW)
+tabs = controls.enum_tabs("scaling.tab", VIEWS, key=K_VIEW)
 
 
 def spread() -> None:

@@ -186,7 +186,7 @@ def url_parsers(target: str) -> dict:
 
 
 # --- the block diagram -----------------------------------------------------------------------
-def highlighted_boxes(part: str, norm_first: bool, view: str = VIEWS[0]) -> set[str]:
+def highlighted_boxes(part: str, norm_first: bool, view: str) -> set[str]:
     """The boxes of `viz.diagram.block_layout` that the part shown below lives in (for the
     attention part: the open tab's attention)."""
     if part == "attention":
@@ -196,7 +196,7 @@ def highlighted_boxes(part: str, norm_first: bool, view: str = VIEWS[0]) -> set[
     return {"enc.self_attn"}  # padding and dropout act inside the encoder's self-attention
 
 
-def diagram(cfg: EncoderDecoderConfig, layer: int, part: str) -> None:
+def diagram(cfg: EncoderDecoderConfig, layer: int, part: str, view: str) -> None:
     """One encoder and one decoder layer as the configuration builds them; the part shown below
     highlighted."""
     st.markdown(
@@ -211,7 +211,7 @@ def diagram(cfg: EncoderDecoderConfig, layer: int, part: str) -> None:
     )
     labels = {k: t(f"{P}.box.{k}") for k in DIAGRAM_LABELS if k != "repeat"}
     labels["repeat"] = t(f"{P}.box.repeat", n=cfg.n_layers)
-    highlight = highlighted_boxes(part, cfg.norm_first, st.session_state[K_VIEW])
+    highlight = highlighted_boxes(part, cfg.norm_first, view)
     fig = block_diagram(cfg.norm_first, cfg.n_layers, labels, highlight)
     st.caption(
         t(
@@ -226,12 +226,6 @@ def diagram(cfg: EncoderDecoderConfig, layer: int, part: str) -> None:
 # --- the parts -------------------------------------------------------------------------------
 def _head_titles(n_heads: int) -> list[str]:
     return [t("stats.head_title", h=h) for h in range(n_heads)]
-
-
-def attention_tabs() -> dict:
-    """The attention part's tabs (encoder self-attention, masked decoder self-attention,
-    cross-attention): {view: tab}; only the open one is drawn (`controls.draw_open`)."""
-    return controls.tabs(VIEWS, [t(f"{P}.tab.{v}") for v in VIEWS], key=K_VIEW)
 
 
 def attention_view(pa: PairAttention, layer: int, view: str) -> None:

@@ -78,16 +78,21 @@ class Filter:
             st.caption(t("reading.hidden", share=f.hidden_share, n=f.n_hidden, total=f.hidden.size))
 
 
+def _lines_tokens(n: int) -> list[int]:
+    """The lines view's token picker: every token (ALL) or one of the first LINES_TOKENS."""
+    return [ALL, *range(min(n, LINES_TOKENS))]
+
+
+def _qk_queries(n: int) -> list[int]:
+    """The query/key map's query picker: none (ALL) or any token."""
+    return [ALL, *range(n)]
+
+
 def clamp_token_choices(tokens: list[str]) -> None:
     """Keep the token pickers of every tab valid for this sentence, open or closed (a choice
     in the URL never changes when its tab opens)."""
-    controls.clamp(K_LINES_TOKEN, [ALL, *range(min(len(tokens), LINES_TOKENS))])
-    controls.clamp(K_QK_QUERY, [ALL, *range(len(tokens))])
-
-
-def view_tabs() -> dict:
-    """The page's tabs, {view: tab}; draw only the open one (`controls.draw_open`)."""
-    return controls.tabs(VIEWS, [t(f"reading.tab.{v}") for v in VIEWS], key=K_VIEW)
+    controls.clamp(K_LINES_TOKEN, _lines_tokens(len(tokens)))
+    controls.clamp(K_QK_QUERY, _qk_queries(len(tokens)))
 
 
 def _token_option(tokens: list[str]):
@@ -151,7 +156,7 @@ def lines(s: Sentence, layer: int, filt: Filter) -> None:
     )
     token = controls.selectbox(
         t("reading.lines.token"),
-        [ALL, *range(shown)],
+        _lines_tokens(n),
         format_func=_token_option(tokens),
         key=K_LINES_TOKEN,
         where=c_token,
@@ -357,7 +362,7 @@ def query_key_map(s: Sentence, layer: int, head: int) -> None:
     )
     query = controls.selectbox(
         t("reading.qk.query"),
-        [ALL, *range(len(tokens))],
+        _qk_queries(len(tokens)),
         format_func=_token_option(tokens),
         key=K_QK_QUERY,
         where=c_query,
