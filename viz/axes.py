@@ -99,6 +99,8 @@ def thin_token_axes(data: list[dict], layout: dict) -> dict:
         vals, text = axis.get("tickvals"), axis.get("ticktext")
         if text is None or vals is None or axis.get("showticklabels") is False:
             continue
+        if axis.get("overlaying"):  # already the labels chosen to be drawn
+            continue
         step = label_step(len(vals), _label_room(key, axis, height), X_LABEL_PX)
         if step == 1:
             continue

@@ -12,7 +12,7 @@ from typing import NamedTuple
 import numpy as np
 import plotly.graph_objects as go
 
-from .axes import LABEL_ALL, tick_size, token_axis
+from .axes import LABEL_ALL, X_LABEL_PX, Y_LABEL_PX, label_step, tick_size, token_axis
 from .figure import axis_key, cell_axes, figure, named_colorscale, style, subplot_grid
 from .labels import check_lengths, escape_label, escape_labels
 from .margins import COLORBAR_BELOW_PX, MODEBAR_PX, text_px
@@ -173,10 +173,10 @@ def head_grid(
 
     shared_scale=True: one colour bar from 0 to the largest weight of any head, so heads are
     comparable; False: every head stretched to its own range (patterns in weak heads show).
-    one_trace=False: one subplot (trace and axes) per head. True: the same picture as ONE
-    heatmap trace on one pair of axes, heads separated by empty cells, tokens on every row
-    of heads and under the columns of heads; the browser draws it several times faster
-    (bench/plotly_draw.py: 8 heads x 7 tokens, 16 heads x 64 tokens).
+    one_trace=False: one subplot (trace and axes) per head. True: ONE heatmap trace, heads
+    separated by empty cells, each titled with its key labels under it and the query labels at
+    the start of each row (`_one_trace`); the browser draws it faster (bench/plotly_draw.py; a
+    heads step on the home page, bench/ui_latency.py).
     """
     weights = np.asarray(weights, dtype=np.float32)
     if weights.ndim != 3:
@@ -196,6 +196,10 @@ def head_grid(
 
 
 HEAD_TITLE_PX = 26  # a head's title above it
+# The customdata of a one-trace grid's gap cells. Not -1: int16 -1 is the bytes FF FF, whose
+# base64 is mostly "/", which plotly's JSON writes as the six characters "\u002f" (a 16-head
+# grid of 64 tokens was 1.5 MB, 0.6 MB of it escaped gaps).
+NO_CELL = -32768
 
 
 def head_px(t_q: int) -> int:
@@ -260,18 +264,30 @@ def _subplots(hd: _Heads) -> go.Figure:
 
 
 def _one_trace(hd: _Heads) -> go.Figure:
-    """Heads as blocks of one trace. With per-head colours (not shared_scale) every block is
-    stretched to its own [zmin, max], the colour bar is hidden (as with subplots) and the hover
-    reads the exact weight from customdata."""
+    """Heads as blocks of one heatmap trace on one pair of axes, laid out as `_subplots` lays
+    out its heads: each head titled, its key labels under it and the query labels at the start
+    of each row of heads, the colour bar as tall as one head. Blocks are separated by empty
+    (NaN) cells; each row of heads draws its key labels on an axis of its own that overlays the
+    trace's (plotly.js draws an axis only where a trace lies: an empty, silent scatter trace on
+    each). The trace's own axes keep every tick for the hover and draw none. With per-head
+    colours (not shared_scale) every block is stretched to its own [zmin, max], the colour bar is
+    hidden (as with subplots) and the hover reads the exact weight from customdata.
+
+    One trace draws several times faster than a subplot per head (bench/ui_latency.py
+    --what-if one_trace: a heads step on the home page 1.5x the floor page against 2.0x)."""
     nh, t_q, t_k = hd.weights.shape
-    cell_px = max(1.0, (hd.row_px - 70) / max(t_q, 1))
-    gap = max(1, math.ceil(20 / cell_px))  # empty rows above a block: room for its title
-    step_x, step_y = t_k + 1, t_q + gap
-    z = np.full((hd.rows * step_y - gap, hd.cols * step_x - 1), np.nan, dtype=np.float32)
-    # hover data: [query, key] positions, and the exact weight when the colours are stretched
-    info = np.full(z.shape + (2,), -1, dtype=np.int16)
+    head = head_px(t_q)  # px of one head's rows, as in `_subplots`
+    cell_px = head / max(t_q, 1)
+    gap_y = max(1, math.ceil((HEAD_TITLE_PX + _x_label_px(hd.k_tokens)) / cell_px))
+    gap_x = max(1, round(0.1 * t_k))  # empty columns between heads side by side
+    step_x, step_y = t_k + gap_x, t_q + gap_y
+    n_y, n_x = hd.rows * step_y - gap_y, hd.cols * step_x - gap_x
+    z = np.full((n_y, n_x), np.nan, dtype=np.float32)
+    # hover data: [query, key] positions, and the exact weight when the colours are stretched;
+    # NO_CELL in the gaps (never hovered: hoverongaps is off)
+    info = np.full(z.shape + (2,), NO_CELL, dtype=np.int16)
     if not hd.shared_scale:
-        info = np.full(z.shape + (3,), -1, dtype=np.float32)
+        info = np.full(z.shape + (3,), NO_CELL, dtype=np.float32)
     cells = _cell_positions(t_q, t_k)
     low = 0.0 if hd.zmin is None else hd.zmin
     for h, w in enumerate(hd.weights):
@@ -299,20 +315,32 @@ def _one_trace(hd: _Heads) -> go.Figure:
         "zmin": hd.zmin if hd.shared_scale else 0.0,
         "zmax": gmax if hd.shared_scale else 1.0,
         "showscale": hd.shared_scale,
-    }
-    x_ticks, y_ticks = token_axis(hd.k_tokens), token_axis(hd.q_tokens)
+        # beside the first row, as tall as one head
+        "colorbar": {
+            "lenmode": "pixels", "len": head, "y": 1, "yanchor": "top", "thickness": 12,
+            "xpad": 6,
+        },
+    }  # fmt: skip
+    x_ticks = token_axis(hd.k_tokens, numbered=hd.numbered)
+    y_ticks = token_axis(hd.q_tokens, numbered=hd.numbered)
+    x_vals = [c * step_x + j for c in range(hd.cols) for j in range(t_k)]
+    y_vals = [r * step_y + i for r in range(hd.rows) for i in range(t_q)]
     layout = {
-        "xaxis": {
+        "xaxis": {  # the trace's own axes: every token for the hover, no label drawn
             **x_ticks,
-            "tickvals": [c * step_x + j for c in range(hd.cols) for j in range(t_k)],
+            "tickvals": x_vals,
             "ticktext": x_ticks["ticktext"] * hd.cols,
-            "range": [-0.5, z.shape[1] - 0.5],
+            "range": [-0.5, n_x - 0.5],
+            "showticklabels": False,
+            "ticks": "",
         },
         "yaxis": {
             **y_ticks,
-            "tickvals": [r * step_y + i for r in range(hd.rows) for i in range(t_q)],
+            "tickvals": y_vals,
             "ticktext": y_ticks["ticktext"] * hd.rows,
-            "range": [z.shape[0] - 0.5, -0.5],
+            "range": [n_y - 0.5, -0.5],
+            "showticklabels": False,
+            "ticks": "",
         },
         "annotations": [
             {
@@ -323,12 +351,46 @@ def _one_trace(hd: _Heads) -> go.Figure:
                 "yref": "y",
                 "yanchor": "bottom",
                 "showarrow": False,
-                "font": {"size": 14},
+                "font": {"size": 13},
             }
             for h, title in enumerate(hd.titles)
         ],
     }
-    return figure([trace], style(layout, height=60 + hd.rows * hd.row_px))
+    data = [trace]
+    # every k-th label of a long axis (thin_token_axes leaves overlays as they are)
+    x_show = range(0, t_k, label_step(t_k, 200 / hd.cols, X_LABEL_PX))
+    y_show = range(0, t_q, label_step(t_q, head * 0.85, Y_LABEL_PX))
+    shown = {"showgrid": False, "zeroline": False, "automargin": True}
+    overlay_y = {
+        **shown, "tickmode": "array", "tickfont": y_ticks.get("tickfont"),
+        "tickvals": [r * step_y + i for r in range(hd.rows) for i in y_show],
+        "ticktext": [y_ticks["ticktext"][i] for _ in range(hd.rows) for i in y_show],
+        "overlaying": "y", "range": [n_y - 0.5, -0.5], "anchor": "x", "side": "left",
+    }  # fmt: skip
+    layout["yaxis2"] = overlay_y
+    data.append(_anchor("x", "y2"))
+    for r in range(hd.rows):  # key labels under each row of heads, only under its heads
+        in_row = min(hd.cols, nh - r * hd.cols)
+        layout[f"xaxis{r + 2}"] = {
+            **shown, "tickmode": "array", "tickfont": x_ticks.get("tickfont"),
+            "tickvals": [c * step_x + j for c in range(in_row) for j in x_show],
+            "ticktext": [x_ticks["ticktext"][j] for _ in range(in_row) for j in x_show],
+            "overlaying": "x", "range": [-0.5, n_x - 0.5], "side": "bottom", "anchor": "free",
+            "position": 1.0 - (r * step_y + t_q) / n_y,
+            # inside the plot, the labels of an upper row need no margin
+            "automargin": r == hd.rows - 1,
+        }  # fmt: skip
+        data.append(_anchor(f"x{r + 2}", "y"))
+    plot_h = n_y * cell_px
+    top = MODEBAR_PX + HEAD_TITLE_PX + 6  # the head titles below the chart's toolbar
+    height = int(plot_h + top + _x_label_px(hd.k_tokens) + 10)
+    return figure(data, style(layout, height=height, top=top))
+
+
+def _anchor(xaxis: str, yaxis: str) -> dict:
+    """An empty, silent trace: plotly.js draws an axis only where a trace lies."""
+    return {"type": "scatter", "x": [], "y": [], "xaxis": xaxis, "yaxis": yaxis,
+            "hoverinfo": "skip", "showlegend": False}  # fmt: skip
 
 
 def heatmap_row(

@@ -10,6 +10,8 @@ import pytest
 
 from mha_core import AttentionConfig, run_attention, word_tokenize
 from tests.helpers.app import figure, make_app, plotly_array, rerun, run_app, shared
+from tests.helpers.grid import blocks, drawn_key_labels, grid_columns, grid_heads, grid_tokens
+from tests.helpers.grid import heatmaps as _heatmaps
 
 MARKUP = [
     "<b>x</b>",
@@ -19,32 +21,14 @@ MARKUP = [
 ]
 
 
-def _heatmaps(fig):
-    return [d for d in fig["data"] if d["type"] == "heatmap"]
-
-
 def _grid(at) -> dict:
     return figure(at, "attention.heads_fig")
 
 
 def _grid_shape(grid) -> tuple[int, int, int, int]:
-    """(heads, columns of heads, Tq, Tk) of the head grid: one heatmap (and axes) per head."""
-    maps = _heatmaps(grid)
-    titles = grid["layout"]["annotations"]
-    top = max(a["y"] for a in titles)
-    cols = sum(a["y"] == top for a in titles)
-    t_q, t_k = plotly_array(maps[0]["z"]).shape
-    return len(maps), cols, t_q, t_k
-
-
-def _heads(grid) -> np.ndarray:
-    """(nh, Tq, Tk): every head's weights, one heatmap each (exact float32 values)."""
-    return np.stack([plotly_array(m["z"]).astype(np.float32) for m in _heatmaps(grid)])
-
-
-def _tokens(grid, axis: str = "x") -> list[str]:
-    """The tokens under (x) or beside (y) the first head."""
-    return grid["layout"][f"{axis}axis"]["ticktext"]
+    """(heads, columns of heads, Tq, Tk) of the head grid."""
+    heads = grid_heads(grid)
+    return len(heads), grid_columns(grid), *heads.shape[1:]
 
 
 def _open(at, view: str):
@@ -56,15 +40,14 @@ def _open(at, view: str):
 def test_default_page_shows_every_head_and_the_mean():
     at = run_app(**shared())
     grid = _grid(at)
-    assert _heads(grid).shape == (4, 7, 7)  # default d_model 64, 4 heads
+    assert grid_heads(grid).shape == (4, 7, 7)  # default d_model 64, 4 heads
     assert [a["text"] for a in grid["layout"]["annotations"]] == [f"head {h}" for h in range(4)]
     tokens = ["I", "want", "to", "live", "in", "Europe", "."]
     assert _grid_shape(grid)[1] == 2  # two heads a row: readable on a phone
-    for h, (x, y) in enumerate(zip(["xaxis", "xaxis2", "xaxis3", "xaxis4"],
-                                   ["yaxis", "yaxis2", "yaxis3", "yaxis4"])):  # fmt: skip
-        assert grid["layout"][x]["ticktext"] == tokens  # under each of the 4 heads
-        assert grid["layout"][y]["ticktext"] == tokens  # (the hover reads them)
-        assert grid["layout"][y].get("showticklabels", True) is (h % 2 == 0)  # at a row start
+    assert grid_tokens(grid) == tokens and grid_tokens(grid, "y") == tokens  # the hover's
+    assert drawn_key_labels(grid) == [tokens * 2, tokens * 2]  # under each of the 4 heads
+    (left,) = [a for k, a in grid["layout"].items() if k[0] == "y" and a.get("overlaying")]
+    assert left["ticktext"] == tokens * 2  # the queries at the start of each row of heads
     bar = _heatmaps(grid)[0]["colorbar"]  # the colour bar as tall as one head
     assert bar["lenmode"] == "pixels" and bar["len"] < grid["layout"]["height"] / 2
     assert [c.key for c in at.get("plotly_chart")] == [
@@ -73,7 +56,7 @@ def test_default_page_shows_every_head_and_the_mean():
     mean = figure(_open(at, "mean"), "attention.mean_fig")
     assert len(_heatmaps(mean)) == 1
     np.testing.assert_allclose(
-        plotly_array(mean["data"][0]["z"]), _heads(grid).mean(axis=0), rtol=1e-6, atol=1e-7
+        plotly_array(mean["data"][0]["z"]), grid_heads(grid).mean(axis=0), rtol=1e-6, atol=1e-7
     )
     assert at.session_state["shared.n_heads"] == 4
     assert any("d_k = d_model / h = 64 / 4 = **16**" in m.value for m in at.markdown)
@@ -82,7 +65,7 @@ def test_default_page_shows_every_head_and_the_mean():
 @pytest.mark.parametrize("d_model,n_heads", [(64, 1), (64, 8), (96, 12), (512, 16), (12, 3)])
 def test_heads_slider_sets_the_number_of_heatmaps(d_model, n_heads):
     at = run_app(**shared(d_model=d_model, n_heads=n_heads))
-    assert _heads(_grid(at)).shape[0] == n_heads
+    assert grid_heads(_grid(at)).shape[0] == n_heads
     assert any(f"= **{d_model // n_heads}**" in m.value for m in at.markdown)
 
 
@@ -99,7 +82,7 @@ def test_moving_d_model_under_the_heads_slider_keeps_heads_valid():
     # app with the state that moving d_model from 64 to 24 leaves behind; the browser test does
     at = run_app(**shared(d_model=24, n_heads=16))
     assert at.session_state["shared.n_heads"] == 12
-    assert _heads(_grid(at)).shape[0] == 12
+    assert grid_heads(_grid(at)).shape[0] == 12
 
 
 def test_figures_match_the_core():
@@ -107,12 +90,12 @@ def test_figures_match_the_core():
     grid = _grid(at)
     cfg = AttentionConfig(d_model=32, n_heads=2, seed=3, mask="causal")
     ref = run_attention(["the", "cat", "saw", "the", "dog"], cfg).attention.weights[0].numpy()
-    heads = _heads(grid)
+    heads = grid_heads(grid)
     assert heads.shape == ref.shape
     for h in range(2):
         np.testing.assert_allclose(heads[h], ref[h], atol=1e-7)
         assert np.triu(heads[h], 1).max() == 0.0
-    assert _tokens(grid, "y") == ["the", "cat", "saw", "the", "dog"]
+    assert grid_tokens(grid, "y") == ["the", "cat", "saw", "the", "dog"]
 
 
 @pytest.mark.parametrize(
@@ -135,7 +118,7 @@ def test_every_sidebar_control_changes_the_page(control):
         assert at.title[0].value == "多头注意力,逐头查看"
         assert changed["layout"]["annotations"][0]["text"] == "头 0"
     elif "tokenizer" in control:
-        assert _tokens(changed) == [
+        assert grid_tokens(changed) == [
             "i",
             "want",
             "to",
@@ -145,7 +128,7 @@ def test_every_sidebar_control_changes_the_page(control):
             ".",
         ]
     else:
-        assert not np.array_equal(_heads(changed), _heads(base))
+        assert not np.array_equal(grid_heads(changed), grid_heads(base))
 
 
 def test_page_controls_colour_scale_and_palette():
@@ -155,11 +138,11 @@ def test_page_controls_colour_scale_and_palette():
     at.radio(key="attention.colour_scale").set_value("per_head").run()
     grid = _grid(at)
     assert sum(bool(h.get("showscale")) for h in _heatmaps(grid)) == 0
-    # every head on its own range [0, its largest weight], the same exact weights
-    np.testing.assert_array_equal(_heads(grid), _heads(shared_grid))
-    tops = [h["zmax"] for h in _heatmaps(grid)]
-    assert tops == pytest.approx([float(w.max()) for w in _heads(grid)])
-    assert "%{z:.8g}" in _heatmaps(grid)[0]["hovertemplate"]
+    # every head's colours on its own range [0, its largest weight], the same exact weights
+    np.testing.assert_array_equal(grid_heads(grid), grid_heads(shared_grid))
+    for (tr, rows, cols), w in zip(blocks(grid), grid_heads(grid)):
+        np.testing.assert_allclose(plotly_array(tr["z"])[rows, cols], w / w.max(), rtol=1e-6)
+    assert "%{customdata[2]:.8g}" in _heatmaps(grid)[0]["hovertemplate"]  # the exact weight
     at.selectbox(key="attention.palette").set_value("Cividis").run()
     assert not at.exception
     expect = [list(c) for c in go.Heatmap(colorscale="Cividis").colorscale]
@@ -172,7 +155,7 @@ def test_example_picker_fills_the_text():
     at = run_app(**shared())
     at.selectbox(key="shared.example").set_value("attention is not too shabby").run()
     assert at.session_state["shared.text"] == "attention is not too shabby"
-    assert _tokens(_grid(at)) == [
+    assert grid_tokens(_grid(at)) == [
         "attention",
         "is",
         "not",
@@ -204,7 +187,7 @@ def test_empty_text_gives_a_message_and_keeps_the_text(text):
 def test_odd_inputs_give_correct_figures(text, n):
     at = run_app(**shared(text=text))
     grid = _grid(at)
-    assert len(_tokens(grid)) == n and _heads(grid).shape == (4, n, n)
+    assert len(grid_tokens(grid)) == n and grid_heads(grid).shape == (4, n, n)
     assert grid["layout"]["xaxis"]["tickvals"][:n] == list(range(n))
     assert at.session_state["shared.text"] == text
 
@@ -214,9 +197,9 @@ def test_long_text_is_truncated_with_a_notice():
     at = run_app(**shared(text=text))
     assert any("600" in w.value and "512" in w.value for w in at.warning)
     # 512 tokens: the grid shows means over blocks of 8 x 8 tokens, and says so
-    assert _heads(_grid(at)).shape == (4, 64, 64)
+    assert grid_heads(_grid(at)).shape == (4, 64, 64)
     assert any("8 x 8" in c.value for c in at.caption)
-    assert _tokens(_grid(at))[-1] == "504–511"
+    assert grid_tokens(_grid(at))[-1] == "504–511"
     # one head token by token: every token in a chart, the last word included
     head = figure(at, "attention.head_fig")
     assert plotly_array(_heatmaps(head)[0]["z"]).shape == (512, 512)
@@ -234,7 +217,7 @@ def test_markup_is_literal_text(text):
         tok.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
         for tok in word_tokenize(text).tokens
     ]
-    assert _tokens(grid) == expect and _tokens(grid, "y") == expect
+    assert grid_tokens(grid) == expect and grid_tokens(grid, "y") == expect
     assert "<" not in json.dumps(grid["layout"]["xaxis"]["ticktext"])
     assert at.session_state["shared.text"] == text
 

@@ -16,6 +16,7 @@ import torch.nn.functional as F
 
 from mha_core import EncoderDecoder, EncoderDecoderConfig, embed_tokens, padding_mask, word_tokenize
 from tests.helpers.app import figures_by_key, make_app, page_text, plotly_array, run_app
+from tests.helpers.grid import grid_heads, grid_tokens, is_one_trace_grid
 from tests.helpers.inputs import RAW_MARKUP, TEXTS
 from tests.helpers.numeric import assert_close_f32
 from ui.strings import STRINGS
@@ -58,7 +59,10 @@ def _all_views(at) -> dict:
 
 
 def _heatmaps(fig) -> list[np.ndarray]:
-    """The z of every heatmap trace of a figure, float64, one matrix per trace."""
+    """The z of every heatmap trace of a figure, float64, one matrix per trace; of a head grid
+    drawn as one trace, one matrix per head."""
+    if is_one_trace_grid(fig):
+        return [h.astype(np.float64) for h in grid_heads(fig)]
     out = []
     for tr in fig["data"]:
         if tr.get("type") != "heatmap":
@@ -106,6 +110,9 @@ def _batch(sentences, layer=0, **model):
 
 
 def _ticks(fig, axis="xaxis"):
+    """The tick text of an axis; of a head grid, the first head's."""
+    if is_one_trace_grid(fig):
+        return grid_tokens(fig, axis[0])
     return fig["layout"][axis]["ticktext"]
 
 

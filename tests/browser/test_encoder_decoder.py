@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.helpers.browser import wait_for_app
+from tests.helpers.browser import GRID_JS, wait_for_app
 
 pytestmark = pytest.mark.browser
 
@@ -26,18 +26,20 @@ def _wait_figures(pg, n: int, timeout: float = 60_000) -> None:
 
 
 def _heatmap_figures(pg) -> list[dict]:
-    """Per figure: the tick text of its first axes, the shape of each heatmap's z, and the
-    tick text drawn (SVG text, as a person sees it)."""
+    """Per figure: the tick text of its first head (or matrix), the shape of each head, and the
+    tick text drawn on every axis (SVG text, as a person sees it)."""
     return pg.evaluate(
-        """() => [...document.querySelectorAll('.js-plotly-plot')].map(g => ({
-            xticks: (g._fullLayout.xaxis && g._fullLayout.xaxis.ticktext) || null,
-            yticks: (g._fullLayout.yaxis && g._fullLayout.yaxis.ticktext) || null,
-            shapes: g._fullData.filter(d => d.type === 'heatmap')
-                .map(d => [d.z.length, d.z[0].length]),
-            drawnX: [...g.querySelectorAll('.xtick text')].map(t => t.textContent),
-            drawnY: [...g.querySelectorAll('.ytick text')].map(t => t.textContent),
+        "() => {" + GRID_JS + """
+        return [...document.querySelectorAll('.js-plotly-plot')].map(g => {
+          const grid = gridOf(g);
+          return {
+            xticks: grid.xticks, yticks: grid.yticks, shapes: grid.heads,
+            drawnX: [...g.querySelectorAll('g[class^=x][class$=tick] > text')]
+                .map(t => t.textContent),
+            drawnY: [...g.querySelectorAll('g[class^=y][class$=tick] > text')]
+                .map(t => t.textContent),
             text: g.querySelector('svg.main-svg') ? g.textContent : '',
-        }))"""
+          }; }); }"""
     )
 
 
@@ -85,11 +87,12 @@ def test_markup_in_both_sentences_stays_literal(app_url, page):
     # the cross-attention figure is updated in place: wait until it holds the new target AND
     # source, and all its heads (a snapshot taken mid-update once saw 1 of its 4 heatmaps)
     page.wait_for_function(
-        "([first, src1, n]) => [...document.querySelectorAll('.js-plotly-plot')].some(g =>"
+        "([first, src1, n]) => {" + GRID_JS + " return [...document.querySelectorAll("
+        "'.js-plotly-plot')].some(g =>"
         " g._fullLayout && g._fullData && g._fullLayout.yaxis && g._fullLayout.xaxis"
         " && (g._fullLayout.yaxis.ticktext || [])[1] === first"
         " && (g._fullLayout.xaxis.ticktext || [])[1] === src1"
-        " && g._fullData.filter(d => d.type === 'heatmap').length === n)",
+        " && gridOf(g).heads.length === n); }",
         arg=["a", src[1], 4],  # second tokens: target "<", "a", "href"...; source "<", "b"...
         timeout=60_000,
         polling=250,

@@ -39,3 +39,44 @@ def plot_layout_axis(pg, index: int, axis: str):
         " const a = g._fullLayout[ax]; return {ticktext: a.ticktext, tickvals: a.tickvals}; }",
         [index, axis],
     )
+
+
+# A chart's heatmaps as the heads of a grid, read from the data the browser holds: for each
+# heatmap trace, the blocks of cells that are not empty (a one-trace head grid separates its
+# heads by empty rows and columns; any other heatmap is one block). `GRID_JS` defines
+# `gridOf(g)` -> {heads: [[rows, cols], ...] one per block, xticks / yticks: the tick text of
+# the first block's columns / rows (as the spec holds it: escaped)}.
+GRID_JS = """
+const gridOf = (g) => {
+  const runs = (flags) => {
+    const out = []; let s = -1;
+    flags.forEach((f, i) => {
+      if (f && s < 0) s = i;
+      if (!f && s >= 0) { out.push([s, i]); s = -1; }
+    });
+    if (s >= 0) out.push([s, flags.length]);
+    return out; };
+  const ticks = (ax, lo, hi) => {
+    if (!ax || !ax.ticktext || !ax.tickvals) return null;
+    return ax.tickvals.map((v, i) => [v, ax.ticktext[i]]).filter(([v]) => v >= lo && v < hi)
+      .map(([, t]) => t); };
+  const heads = []; let xticks = null, yticks = null;
+  for (const d of (g._fullData || []).filter(d => d.type === 'heatmap')) {
+    const z = d.z, has = (v) => v !== null && v !== undefined && !Number.isNaN(v);
+    const rowRuns = runs(z.map(r => Array.from(r).some(has)));
+    const colRuns = runs(Array.from(z[0]).map((_, j) => z.some(r => has(r[j]))));
+    const lay = g._fullLayout, xa = lay[(d.xaxis || 'x').replace('x', 'xaxis')],
+          ya = lay[(d.yaxis || 'y').replace('y', 'yaxis')];
+    for (const [r0, r1] of rowRuns) for (const [c0, c1] of colRuns) {
+      if (!z.slice(r0, r1).some(r => Array.from(r).slice(c0, c1).some(has))) continue;
+      if (xticks === null) {
+        const x0 = d.x ? d.x[c0] : c0, y0 = d.y ? d.y[r0] : r0;
+        xticks = ticks(xa, x0 - 0.5, x0 + (c1 - c0) - 0.5);
+        yticks = ticks(ya, y0 - 0.5, y0 + (r1 - r0) - 0.5);
+      }
+      heads.push([r1 - r0, c1 - c0]);
+    }
+  }
+  return {heads, xticks, yticks};
+};
+"""

@@ -37,10 +37,11 @@ def _builds():
     k = np.arange(-5, 6)
     return {
         "head_grid": lambda: heatmap.head_grid(
-            _softmax(rng, 5, n, n), toks, titles=MARKUP + ["a", "b"]
+            _softmax(rng, 5, n, n), toks, titles=MARKUP + ["a", "b"], one_trace=False
         ),
         "head_grid per head": lambda: heatmap.head_grid(
-            _softmax(rng, 3, 2, n), toks[:2], toks, shared_scale=False, colorscale="Magma"
+            _softmax(rng, 3, 2, n), toks[:2], toks, shared_scale=False, colorscale="Magma",
+            one_trace=False,
         ),
         "head_grid one trace": lambda: heatmap.head_grid(
             _softmax(rng, 5, n, n), toks, titles=MARKUP + ["a", "b"], one_trace=True

@@ -9,7 +9,7 @@ import plotly.io as pio
 import pytest
 
 from viz import escape_label
-from viz.heatmap import head_grid
+from viz.heatmap import NO_CELL, head_grid
 
 
 def head_mosaic(*args, **kwargs):
@@ -47,7 +47,7 @@ def test_every_head_is_a_block_with_exact_values(nh, t):
     assert fig.data[0].zmax == pytest.approx(float(w.max())) and fig.data[0].zmin == 0.0
     assert "%{z:.8g}" in fig.data[0].hovertemplate
     # the same grid of heads as head_grid: two heads a row (one per subplot there)
-    grid = head_grid(w, tokens)
+    grid = head_grid(w, tokens, one_trace=False)
     cols = len(fig.layout.xaxis.tickvals) // t
     assert [d.type for d in grid.data].count("heatmap") == nh and cols == min(nh, 2)
 
@@ -62,7 +62,7 @@ def test_hover_positions_and_repeated_tokens():
     assert list(fig.layout.xaxis.ticktext) == tokens * 2  # one label per column of every head
     assert list(fig.layout.yaxis.ticktext) == tokens * 2  # two heads a row: two rows
     assert cd[ys[3], xs[5 + 1]].tolist() == [3, 1]  # head 1, query 3 ("the"), key 1
-    assert cd[ys[0], xs[5] - 1].tolist() == [-1, -1]  # the gap between heads 0 and 1
+    assert cd[ys[0], xs[5] - 1].tolist() == [NO_CELL, NO_CELL]  # the gap between heads 0 and 1
     assert "query %{customdata[0]}: %{y}" in fig.data[0].hovertemplate
 
 
@@ -105,3 +105,51 @@ def test_payload_at_the_page_limit_is_smaller_than_the_grid():
     mosaic = len(pio.to_json(head_mosaic(w, tokens)))
     assert mosaic < 1_200_000
     assert json.loads(pio.to_json(head_mosaic(w, tokens)))["data"][0]["type"] == "heatmap"
+
+
+def _key_axes(fig) -> list[dict]:
+    """The overlay x axes that draw key labels, top row of heads first."""
+    layout = fig.layout.to_plotly_json()
+    axes = [a for k, a in layout.items() if k.startswith("xaxis") and a.get("overlaying") == "x"]
+    return sorted(axes, key=lambda a: -a["position"])
+
+
+def test_every_row_of_heads_has_its_key_labels_under_it_and_only_under_its_heads():
+    tq, tk = 4, 5
+    fig = head_mosaic(_weights(3, tq, tk), list("abcd"), list("vwxyz"))  # rows: 2 heads, 1
+    assert fig.layout.xaxis.showticklabels is False  # the trace's axes: hover only
+    assert fig.layout.yaxis.showticklabels is False
+    rows = _key_axes(fig)
+    assert [a["ticktext"] for a in rows] == [list("vwxyz") * 2, list("vwxyz")]
+    xs = list(fig.layout.xaxis.tickvals)
+    assert rows[0]["tickvals"] == xs and rows[1]["tickvals"] == xs[:tk]  # no labels under nothing
+    ys = list(fig.layout.yaxis.tickvals)
+    n_y = fig.layout.yaxis.range[0] + 0.5  # the y range is [n_y - 0.5, -0.5]: row 0 at the top
+    for r, axis in enumerate(rows):
+        last_query = ys[r * tq + tq - 1]  # the block's lowest row; its lower edge at + 0.5
+        assert axis["position"] == pytest.approx(1 - (last_query + 1) / n_y)
+        assert axis["anchor"] == "free" and axis["range"] == list(fig.layout.xaxis.range)
+    # query labels at the start of every row of heads
+    (left,) = [a for k, a in fig.layout.to_plotly_json().items() if k.startswith("yaxis")
+               and a.get("overlaying") == "y"]  # fmt: skip
+    assert left["ticktext"] == list("abcd") * 2 and left["tickvals"] == ys
+    # each overlay is drawn because an empty, silent trace lies on it
+    anchors = [d for d in fig.data if d.type == "scatter"]
+    assert len(anchors) == len(rows) + 1
+    assert all(len(d.x) == 0 and d.hoverinfo == "skip" for d in anchors)
+
+
+def test_long_axes_draw_every_kth_label_per_head_and_the_colour_bar_is_one_head_tall():
+    t = 60  # over LABEL_ALL: labels numbered, every k-th drawn
+    tokens = [f"w{i}" for i in range(t)]
+    fig = head_mosaic(_weights(8, t, t), tokens)
+    rows = _key_axes(fig)
+    assert len(rows) == 4
+    first = rows[0]["ticktext"][: len(rows[0]["ticktext"]) // 2]  # under head 0
+    assert first[0] == "0: w0" and 1 < len(first) < t
+    step = int(first[1].split(":")[0])
+    assert first == [f"{i}: w{i}" for i in range(0, t, step)]
+    assert rows[0]["ticktext"] == first * 2  # the same labels under head 1
+    assert len(fig.layout.xaxis.ticktext) == 2 * t  # the hover still names every key
+    bar = fig.data[0].colorbar
+    assert bar.lenmode == "pixels" and bar.len < fig.layout.height / 3  # one head of four rows

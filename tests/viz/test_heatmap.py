@@ -29,7 +29,7 @@ def test_escape_label():
 
 def test_repeated_tokens_keep_their_own_rows():
     tokens = ["the", "cat", "saw", "the", "dog"]
-    fig = head_grid(_weights(2, 5, 5), tokens)
+    fig = head_grid(_weights(2, 5, 5), tokens, one_trace=False)
     assert len(fig.data) == 2
     for i in (1, 2):
         suffix = "" if i == 1 else str(i)
@@ -44,7 +44,7 @@ def test_repeated_tokens_keep_their_own_rows():
 @pytest.mark.parametrize("nh", [1, 3, 4, 8, 16])
 def test_one_heatmap_per_head_with_exact_values(nh):
     w = _weights(nh, 6, 6, seed=nh)
-    fig = head_grid(w, [f"t{i}" for i in range(6)])
+    fig = head_grid(w, [f"t{i}" for i in range(6)], one_trace=False)
     heatmaps = [d for d in fig.data if isinstance(d, go.Heatmap)]
     assert len(heatmaps) == nh
     for h, tr in enumerate(heatmaps):
@@ -58,8 +58,8 @@ def test_one_heatmap_per_head_with_exact_values(nh):
 def test_shared_and_per_head_scale():
     w = _weights(3, 4, 4)
     w[1] *= 0.1
-    shared = head_grid(w, list("abcd"), shared_scale=True)
-    per = head_grid(w, list("abcd"), shared_scale=False)
+    shared = head_grid(w, list("abcd"), shared_scale=True, one_trace=False)
+    per = head_grid(w, list("abcd"), shared_scale=False, one_trace=False)
     gmax = float(w.max())
     assert all(tr.zmax == pytest.approx(gmax) for tr in shared.data)
     assert [bool(tr.showscale) for tr in shared.data] == [True, False, False]
@@ -71,7 +71,7 @@ def test_shared_and_per_head_scale():
 def test_markup_is_escaped_everywhere():
     tokens = MARKUP
     n = len(tokens)
-    fig = head_grid(_weights(2, n, n), tokens, titles=["<b>head</b>", "h1"])
+    fig = head_grid(_weights(2, n, n), tokens, titles=["<b>head</b>", "h1"], one_trace=False)
     xa = fig.layout.xaxis
     assert list(xa.ticktext) == [escape_label(t) for t in tokens]
     assert fig.layout.annotations[0].text == "&lt;b&gt;head&lt;/b&gt;"
@@ -84,21 +84,21 @@ def test_markup_is_escaped_everywhere():
 
 def test_rectangular_cross_attention_labels():
     w = _weights(2, 3, 5)
-    fig = head_grid(w, ["a", "b", "c"], ["v", "w", "x", "y", "z"])
+    fig = head_grid(w, ["a", "b", "c"], ["v", "w", "x", "y", "z"], one_trace=False)
     assert list(fig.layout.xaxis.ticktext) == ["v", "w", "x", "y", "z"]
     assert list(fig.layout.yaxis.ticktext) == ["a", "b", "c"]
 
 
 def test_label_count_mismatch_is_refused():
     with pytest.raises(ValueError, match="labels"):
-        head_grid(_weights(2, 3, 3), ["a", "b"])
+        head_grid(_weights(2, 3, 3), ["a", "b"], one_trace=False)
     with pytest.raises(ValueError, match="heads"):
-        head_grid(_weights(2, 3, 3)[0], ["a", "b", "c"])
+        head_grid(_weights(2, 3, 3)[0], ["a", "b", "c"], one_trace=False)
 
 
 def test_payload_stays_small_at_the_page_limit():
     n = 64  # the most tokens the pages draw cell by cell in a grid, at the most heads
-    fig = head_grid(_weights(16, n, n), [f"word{i}" for i in range(n)])
+    fig = head_grid(_weights(16, n, n), [f"word{i}" for i in range(n)], one_trace=False)
     # over LABEL_ALL tokens the labels carry the positions: no per-cell customdata
     assert fig.data[15].customdata is None and fig.data[15].hovertemplate.startswith("query %{y}")
     assert fig.layout.yaxis16.ticktext[63] == "63: word63"
