@@ -1,36 +1,30 @@
-"""Attention Lens: router and shared sidebar. Run with `streamlit run app.py`."""
+"""Attention Lens: `streamlit run app.py` serves the router (router.py) to every session.
+
+The server starts importing PyTorch and the app's modules in the background as soon as it is
+up, while the first browser is still loading Streamlit's page, so that the first session's run
+does not wait for them (a cold start measured by bench/ui_latency.py).
+"""
+
+import importlib
+import threading
+from contextlib import asynccontextmanager
 
 import streamlit as st
 
-from ui import url
-from ui.failover import reload_on_new_replica
-from ui.i18n import t
-from ui.memory import freeze_once
-from ui.sidebar import init_state, render_sidebar
 
-st.set_page_config(page_title="Attention Lens", page_icon="🔍", layout="wide")
-init_state()
+# What the router and the home page import (PyTorch through mha_core: most of the time)
+WARM = ("ui.url", "ui.sidebar", "ui.failover", "ui.memory", "ui.sections.attention", "viz")
 
-PAGES = [
-    st.Page("views/attention.py", title=t("nav.attention"), icon="🔍", default=True),
-    st.Page("views/step.py", title=t("nav.step"), icon="🧮"),
-    st.Page("views/scaling.py", title=t("nav.scaling"), icon="📏"),
-    st.Page("views/positional.py", title=t("nav.positional"), icon="〰️"),
-    st.Page("views/pretrained.py", title=t("nav.pretrained"), icon="🧠"),
-    st.Page("views/encoder_decoder.py", title=t("nav.encoder_decoder"), icon="🔁"),
-    st.Page("views/train.py", title=t("nav.train"), icon="🏋️"),
-    st.Page("views/reading.py", title=t("nav.reading"), icon="🔬"),
-    st.Page("views/efficient.py", title=t("nav.efficient"), icon="⚡"),
-    st.Page("views/induction.py", title=t("nav.induction"), icon="🧲"),
-]
 
-page = st.navigation(PAGES)
-page_id = page.url_path or "attention"  # the default page's URL path is ""
-url.set_page(page_id)
-render_sidebar(page_id)
-reload_on_new_replica()
-try:
-    page.run()
-finally:  # also when the page asked for a rerun (a stopped page wrote it: ui.url.stop)
-    url.write(page_id)
-freeze_once(page_id)  # Streamlit's gc after each run skips what lives on
+def _warm() -> None:
+    for name in WARM:
+        importlib.import_module(name)
+
+
+@asynccontextmanager
+async def _lifespan(_app):
+    threading.Thread(target=_warm, name="warm-imports", daemon=True).start()
+    yield
+
+
+app = st.App("router.py", lifespan=_lifespan)

@@ -124,7 +124,7 @@ def instrument() -> None:
 def measure(page: str, repeats: int, profile_top: int) -> tuple[dict, dict, int]:
     """One session on `page`: warmed up at 4 heads, then the step to 8 heads (new results),
     then `repeats` steps back and forth between 4 and 8 (cached results; median)."""
-    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=300)
+    at = AppTest.from_file(str(ROOT / "router.py"), default_timeout=300)
     at.session_state["shared.n_heads"] = 4
     at.switch_page(page)
     at.run()

@@ -11,7 +11,7 @@ import pytest
 from ui.strings import LANGS, STRINGS, translate
 
 ROOT = Path(__file__).resolve().parents[2]
-SOURCES = [*ROOT.glob("views/*.py"), *ROOT.glob("ui/**/*.py"), ROOT / "app.py"]
+SOURCES = [*ROOT.glob("views/*.py"), *ROOT.glob("ui/**/*.py"), ROOT / "router.py"]
 KEY_CALL = re.compile(r"""\bt\(\s*["']([a-z_]+\.[a-z0-9_.]+)["']""")
 KEY_FSTRING = re.compile(r"""\bt\(\s*f["']([a-z_]+\.[a-z0-9_.]*)\{""")
 

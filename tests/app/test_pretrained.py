@@ -70,7 +70,7 @@ def test_running_the_page_does_not_import_transformers(tmp_path):
     code = (
         "import sys\n"
         "from streamlit.testing.v1 import AppTest\n"
-        "at = AppTest.from_file('app.py', default_timeout=120)\n"
+        "at = AppTest.from_file('router.py', default_timeout=120)\n"
         f"at.switch_page('{PAGE}')\n"
         "at.run()\n"
         "assert not at.exception, at.exception\n"

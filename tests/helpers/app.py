@@ -1,5 +1,5 @@
 """AppTest helpers (`from tests.helpers.app import run_app, figure, ...`). A fresh AppTest per
-case: with Streamlit 1.67, AppTest drops the widgets that an st.navigation entry script (app.py)
+case: with Streamlit 1.67, AppTest drops the widgets that an st.navigation entry script (router.py)
 creates from its element tree after the first rerun."""
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from streamlit.testing.v1.element_tree import ElementList
 
 from ui.controls import widget_key
 
-APP = str(Path(__file__).resolve().parents[2] / "app.py")
+APP = str(Path(__file__).resolve().parents[2] / "router.py")
 
 
 def _by_control_key(self, key: str):

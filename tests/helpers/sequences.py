@@ -3,7 +3,7 @@ state machine drives any page of the app through AppTest with the sidebar's sett
 page's own controls, and checks after every step that the page holds together.
 
 What AppTest cannot follow: it drops the widgets that the `st.navigation` entry script (the
-sidebar, made in app.py) creates from its element tree after the first rerun, so the sidebar's
+sidebar, made in router.py) creates from its element tree after the first rerun, so the sidebar's
 settings are set here through their values in session state, as a shared link or a click would
 leave them; the page's own widgets are clicked for real. The Chromium walk
 (tests/browser/test_random_walk.py) clicks the sidebar's widgets themselves.

@@ -1,0 +1,36 @@
+"""Attention Lens: router and shared sidebar, the script every session runs (app.py serves it)."""
+
+import streamlit as st
+
+from ui import url
+from ui.failover import reload_on_new_replica
+from ui.i18n import t
+from ui.memory import freeze_once
+from ui.sidebar import init_state, render_sidebar
+
+st.set_page_config(page_title="Attention Lens", page_icon="🔍", layout="wide")
+init_state()
+
+PAGES = [
+    st.Page("views/attention.py", title=t("nav.attention"), icon="🔍", default=True),
+    st.Page("views/step.py", title=t("nav.step"), icon="🧮"),
+    st.Page("views/scaling.py", title=t("nav.scaling"), icon="📏"),
+    st.Page("views/positional.py", title=t("nav.positional"), icon="〰️"),
+    st.Page("views/pretrained.py", title=t("nav.pretrained"), icon="🧠"),
+    st.Page("views/encoder_decoder.py", title=t("nav.encoder_decoder"), icon="🔁"),
+    st.Page("views/train.py", title=t("nav.train"), icon="🏋️"),
+    st.Page("views/reading.py", title=t("nav.reading"), icon="🔬"),
+    st.Page("views/efficient.py", title=t("nav.efficient"), icon="⚡"),
+    st.Page("views/induction.py", title=t("nav.induction"), icon="🧲"),
+]
+
+page = st.navigation(PAGES)
+page_id = page.url_path or "attention"  # the default page's URL path is ""
+url.set_page(page_id)
+render_sidebar(page_id)
+reload_on_new_replica()
+try:
+    page.run()
+finally:  # also when the page asked for a rerun (a stopped page wrote it: ui.url.stop)
+    url.write(page_id)
+freeze_once(page_id)  # Streamlit's gc after each run skips what lives on
