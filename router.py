@@ -2,11 +2,15 @@
 
 import streamlit as st
 
-from ui import url
-from ui.failover import reload_on_new_replica
-from ui.i18n import t
-from ui.memory import freeze_once
-from ui.sidebar import init_state, render_sidebar
+from ui import warmup
+
+warmup.wait()  # the server's background import of what follows (app.py), if it started one
+
+from ui import url  # noqa: E402
+from ui.failover import reload_on_new_replica  # noqa: E402
+from ui.i18n import t  # noqa: E402
+from ui.memory import freeze_once  # noqa: E402
+from ui.sidebar import init_state, render_sidebar  # noqa: E402
 
 st.set_page_config(page_title="Attention Lens", page_icon="🔍", layout="wide")
 init_state()
