@@ -273,8 +273,12 @@ def _one_trace(hd: _Heads) -> go.Figure:
     colours (not shared_scale) every block is stretched to its own [zmin, max], the colour bar is
     hidden (as with subplots) and the hover reads the exact weight from customdata.
 
-    One trace draws several times faster than a subplot per head (bench/ui_latency.py
-    --what-if one_trace: a heads step on the home page 1.5x the floor page against 2.0x)."""
+    Zoom works along the keys only (the rows' key axes follow the zoom; the y axes are fixed,
+    for the key axes stand at fixed heights between the rows of heads).
+
+    One trace is quicker for the browser than a subplot per head: plotly.js alone redraws a
+    grid going from 4 to 8 heads in ~50 ms against ~83 ms; a heads step on the home page
+    (bench/ui_latency.py) ~1.75x the floor page against ~2.05x."""
     nh, t_q, t_k = hd.weights.shape
     head = head_px(t_q)  # px of one head's rows, as in `_subplots`
     cell_px = head / max(t_q, 1)
@@ -341,6 +345,7 @@ def _one_trace(hd: _Heads) -> go.Figure:
             "range": [n_y - 0.5, -0.5],
             "showticklabels": False,
             "ticks": "",
+            "fixedrange": True,
         },
         "annotations": [
             {
@@ -365,7 +370,8 @@ def _one_trace(hd: _Heads) -> go.Figure:
         **shown, "tickmode": "array", "tickfont": y_ticks.get("tickfont"),
         "tickvals": [r * step_y + i for r in range(hd.rows) for i in y_show],
         "ticktext": [y_ticks["ticktext"][i] for _ in range(hd.rows) for i in y_show],
-        "overlaying": "y", "range": [n_y - 0.5, -0.5], "anchor": "x", "side": "left",
+        "overlaying": "y", "matches": "y", "range": [n_y - 0.5, -0.5], "fixedrange": True,
+        "anchor": "x", "side": "left",
     }  # fmt: skip
     layout["yaxis2"] = overlay_y
     data.append(_anchor("x", "y2"))
@@ -375,7 +381,8 @@ def _one_trace(hd: _Heads) -> go.Figure:
             **shown, "tickmode": "array", "tickfont": x_ticks.get("tickfont"),
             "tickvals": [c * step_x + j for c in range(in_row) for j in x_show],
             "ticktext": [x_ticks["ticktext"][j] for _ in range(in_row) for j in x_show],
-            "overlaying": "x", "range": [-0.5, n_x - 0.5], "side": "bottom", "anchor": "free",
+            "overlaying": "x", "matches": "x", "range": [-0.5, n_x - 0.5], "side": "bottom",
+            "anchor": "free",
             "position": 1.0 - (r * step_y + t_q) / n_y,
             # inside the plot, the labels of an upper row need no margin
             "automargin": r == hd.rows - 1,

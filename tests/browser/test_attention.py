@@ -324,3 +324,29 @@ def test_hover_at_512_tokens_and_16_heads_gives_the_token_and_the_exact_weight(a
     want = run_attention(words, AttentionConfig(d_model=64, n_heads=16)).attention.weights
     shown = float(text.split("weight = ")[1])
     assert shown == pytest.approx(float(want[0, 15, 511, 510]), rel=1e-6)
+
+
+def test_zooming_the_grid_moves_the_key_labels_with_the_cells(app_url, page):
+    """A drag across head 0 zooms along the keys: every row's key labels follow the cells;
+    the rows of heads (and the labels between them) stay where they are."""
+    page.goto(app_url + "/?text=" + urllib.parse.quote("the cat saw the dog"))
+    wait_for_app(page)
+    _wait_heatmaps(page, 4)
+    page.wait_for_timeout(1000)
+    ranges = (
+        "() => { const f = document.querySelector('.js-plotly-plot')._fullLayout;"
+        " return [f.xaxis.range, f.xaxis2.range, f.xaxis3.range, f.yaxis.range]; }"
+    )
+    before = page.evaluate(ranges)
+    box = page.locator(".js-plotly-plot .nsewdrag").first.bounding_box()
+    x0, y0 = box["x"] + 0.02 * box["width"], box["y"] + 0.1 * box["height"]
+    page.mouse.move(x0, y0)
+    page.mouse.down()
+    page.mouse.move(x0 + 0.25 * box["width"], y0 + 0.3 * box["height"], steps=8)
+    page.mouse.up()
+    page.wait_for_function(
+        f"() => {{ const r = ({ranges})(); return r[0][1] - r[0][0] < 6; }}", timeout=10_000
+    )
+    x, x2, x3, y = page.evaluate(ranges)
+    assert x2 == pytest.approx(x) and x3 == pytest.approx(x)  # the labels follow the zoom
+    assert y == pytest.approx(before[3])  # the rows of heads stay

@@ -129,6 +129,8 @@ def test_every_row_of_heads_has_its_key_labels_under_it_and_only_under_its_heads
         last_query = ys[r * tq + tq - 1]  # the block's lowest row; its lower edge at + 0.5
         assert axis["position"] == pytest.approx(1 - (last_query + 1) / n_y)
         assert axis["anchor"] == "free" and axis["range"] == list(fig.layout.xaxis.range)
+        assert axis["matches"] == "x"  # a zoom along the keys moves the labels with the cells
+    assert fig.layout.yaxis.fixedrange is True  # the key axes stand at fixed heights
     # query labels at the start of every row of heads
     (left,) = [a for k, a in fig.layout.to_plotly_json().items() if k.startswith("yaxis")
                and a.get("overlaying") == "y"]  # fmt: skip
