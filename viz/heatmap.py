@@ -362,20 +362,30 @@ def _one_trace(hd: _Heads) -> go.Figure:
         ],
     }
     data = [trace]
-    # every k-th label of a long axis (thin_token_axes leaves overlays as they are)
+    # Labels drawn: every k-th of a long axis, per head (thin_token_axes leaves overlays as they
+    # are). The trace's own axes draw them where they can (each axis drawn costs the browser a
+    # layer of its own, and a heads step that adds one more): the queries when no head thins
+    # them and they are few in all; the keys under the last row when it is full. Elsewhere an
+    # overlay axis: one beside every row, one under each other row of heads.
     x_show = range(0, t_k, label_step(t_k, 200 / hd.cols, X_LABEL_PX))
     y_show = range(0, t_q, label_step(t_q, head * 0.85, Y_LABEL_PX))
     shown = {"showgrid": False, "zeroline": False, "automargin": True}
-    overlay_y = {
-        **shown, "tickmode": "array", "tickfont": y_ticks.get("tickfont"),
-        "tickvals": [r * step_y + i for r in range(hd.rows) for i in y_show],
-        "ticktext": [y_ticks["ticktext"][i] for _ in range(hd.rows) for i in y_show],
-        "overlaying": "y", "matches": "y", "range": [n_y - 0.5, -0.5], "fixedrange": True,
-        "anchor": "x", "side": "left",
-    }  # fmt: skip
-    layout["yaxis2"] = overlay_y
-    data.append(_anchor("x", "y2"))
-    for r in range(hd.rows):  # key labels under each row of heads, only under its heads
+    if len(y_show) == t_q and hd.rows * t_q <= LABEL_ALL:
+        layout["yaxis"]["showticklabels"] = True
+    else:
+        layout["yaxis2"] = {
+            **shown, "tickmode": "array", "tickfont": y_ticks.get("tickfont"),
+            "tickvals": [r * step_y + i for r in range(hd.rows) for i in y_show],
+            "ticktext": [y_ticks["ticktext"][i] for _ in range(hd.rows) for i in y_show],
+            "overlaying": "y", "matches": "y", "range": [n_y - 0.5, -0.5], "fixedrange": True,
+            "anchor": "x", "side": "left",
+        }  # fmt: skip
+        data.append(_anchor("x", "y2"))
+    rows = hd.rows
+    if nh % hd.cols == 0 and len(x_show) == t_k and hd.cols * t_k <= LABEL_ALL:
+        layout["xaxis"]["showticklabels"] = True  # under the last row
+        rows -= 1
+    for r in range(rows):  # key labels under each row of heads, only under its heads
         in_row = min(hd.cols, nh - r * hd.cols)
         layout[f"xaxis{r + 2}"] = {
             **shown, "tickmode": "array", "tickfont": x_ticks.get("tickfont"),

@@ -10,7 +10,14 @@ import pytest
 
 from mha_core import AttentionConfig, run_attention, word_tokenize
 from tests.helpers.app import figure, make_app, plotly_array, rerun, run_app, shared
-from tests.helpers.grid import blocks, drawn_key_labels, grid_columns, grid_heads, grid_tokens
+from tests.helpers.grid import (
+    blocks,
+    drawn_key_labels,
+    drawn_query_labels,
+    grid_columns,
+    grid_heads,
+    grid_tokens,
+)
 from tests.helpers.grid import heatmaps as _heatmaps
 
 MARKUP = [
@@ -46,8 +53,7 @@ def test_default_page_shows_every_head_and_the_mean():
     assert _grid_shape(grid)[1] == 2  # two heads a row: readable on a phone
     assert grid_tokens(grid) == tokens and grid_tokens(grid, "y") == tokens  # the hover's
     assert drawn_key_labels(grid) == [tokens * 2, tokens * 2]  # under each of the 4 heads
-    (left,) = [a for k, a in grid["layout"].items() if k[0] == "y" and a.get("overlaying")]
-    assert left["ticktext"] == tokens * 2  # the queries at the start of each row of heads
+    assert drawn_query_labels(grid) == tokens * 2  # the queries at the start of each row
     bar = _heatmaps(grid)[0]["colorbar"]  # the colour bar as tall as one head
     assert bar["lenmode"] == "pixels" and bar["len"] < grid["layout"]["height"] / 2
     assert [c.key for c in at.get("plotly_chart")] == [

@@ -70,11 +70,24 @@ def grid_tokens(fig: dict, axis: str = "x") -> list[str]:
 
 
 def drawn_key_labels(fig: dict) -> list[list[str]]:
-    """Per row of heads (top first), the key labels drawn under it: the overlay x axes of a
-    one-trace grid."""
+    """Per row of heads (top first), the key labels drawn under it in a one-trace grid: by an
+    overlay x axis, or under the last row by the trace's own x axis."""
     layout = fig["layout"]
     axes = [a for k, a in layout.items() if k.startswith("xaxis") and a.get("overlaying") == "x"]
-    return [a["ticktext"] for a in sorted(axes, key=lambda a: -a["position"])]
+    rows = [a["ticktext"] for a in sorted(axes, key=lambda a: -a["position"])]
+    if layout["xaxis"].get("showticklabels", True):
+        rows.append(layout["xaxis"]["ticktext"])
+    return rows
+
+
+def drawn_query_labels(fig: dict) -> list[str]:
+    """The query labels drawn beside the rows of a one-trace grid, top to bottom: by an overlay
+    y axis, or by the trace's own y axis."""
+    layout = fig["layout"]
+    over = [a for k, a in layout.items() if k.startswith("yaxis") and a.get("overlaying") == "y"]
+    if over:
+        return over[0]["ticktext"]
+    return layout["yaxis"]["ticktext"] if layout["yaxis"].get("showticklabels", True) else []
 
 
 def is_one_trace_grid(fig: dict) -> bool:

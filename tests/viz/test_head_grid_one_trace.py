@@ -8,6 +8,7 @@ import numpy as np
 import plotly.io as pio
 import pytest
 
+from tests.helpers.grid import drawn_key_labels, drawn_query_labels
 from viz import escape_label
 from viz.heatmap import NO_CELL, head_grid
 
@@ -117,8 +118,7 @@ def _key_axes(fig) -> list[dict]:
 def test_every_row_of_heads_has_its_key_labels_under_it_and_only_under_its_heads():
     tq, tk = 4, 5
     fig = head_mosaic(_weights(3, tq, tk), list("abcd"), list("vwxyz"))  # rows: 2 heads, 1
-    assert fig.layout.xaxis.showticklabels is False  # the trace's axes: hover only
-    assert fig.layout.yaxis.showticklabels is False
+    assert fig.layout.xaxis.showticklabels is False  # keys: each row on an axis of its own
     rows = _key_axes(fig)
     assert [a["ticktext"] for a in rows] == [list("vwxyz") * 2, list("vwxyz")]
     xs = list(fig.layout.xaxis.tickvals)
@@ -131,14 +131,20 @@ def test_every_row_of_heads_has_its_key_labels_under_it_and_only_under_its_heads
         assert axis["anchor"] == "free" and axis["range"] == list(fig.layout.xaxis.range)
         assert axis["matches"] == "x"  # a zoom along the keys moves the labels with the cells
     assert fig.layout.yaxis.fixedrange is True  # the key axes stand at fixed heights
-    # query labels at the start of every row of heads
-    (left,) = [a for k, a in fig.layout.to_plotly_json().items() if k.startswith("yaxis")
-               and a.get("overlaying") == "y"]  # fmt: skip
-    assert left["ticktext"] == list("abcd") * 2 and left["tickvals"] == ys
+    # the query labels at the start of every row of heads: few, drawn by the trace's own axis
+    assert fig.layout.yaxis.showticklabels is True
+    assert drawn_query_labels(fig.to_plotly_json()) == list("abcd") * 2
     # each overlay is drawn because an empty, silent trace lies on it
     anchors = [d for d in fig.data if d.type == "scatter"]
-    assert len(anchors) == len(rows) + 1
+    assert len(anchors) == len(rows)
     assert all(len(d.x) == 0 and d.hoverinfo == "skip" for d in anchors)
+
+
+def test_a_full_last_row_takes_its_key_labels_from_the_traces_own_axis():
+    fig = head_mosaic(_weights(4, 3, 5), list("abc"), list("vwxyz"))
+    assert fig.layout.xaxis.showticklabels is True  # under the last row: the plot's bottom
+    assert drawn_key_labels(fig.to_plotly_json()) == [list("vwxyz") * 2] * 2
+    assert len(_key_axes(fig)) == 1 and [d.type for d in fig.data].count("scatter") == 1
 
 
 def test_long_axes_draw_every_kth_label_per_head_and_the_colour_bar_is_one_head_tall():
