@@ -7,24 +7,12 @@ would already be frozen (the check could not fail).
 
 from __future__ import annotations
 
-import subprocess
-import sys
-import textwrap
-from pathlib import Path
-
-ROOT = Path(__file__).resolve().parents[2]
+from tests.helpers.process import run_python
 
 
 def _run_fresh(code: str) -> None:
     """Run `code` in a new interpreter at the repo root; its asserts fail the test."""
-    done = subprocess.run(
-        [sys.executable, "-c", textwrap.dedent(code)],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
-    assert done.returncode == 0, done.stderr[-3000:]
+    done = run_python(code, timeout=300)
     assert done.stdout.strip().endswith("ok"), done.stdout[-3000:]
 
 

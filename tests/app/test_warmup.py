@@ -3,11 +3,11 @@ heavy modules in the background (ui/warmup.py)."""
 
 from __future__ import annotations
 
-import subprocess
-import sys
 from pathlib import Path
 
 from streamlit.web.server.app_discovery import discover_asgi_app
+
+from tests.helpers.process import run_python
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -28,7 +28,4 @@ def test_the_warm_up_imports_the_modules_and_wait_returns_when_it_is_done():
         "missing = [m for m in (*warmup.MODULES, 'torch') if m not in sys.modules]\n"
         "assert not missing, missing\n"
     )
-    out = subprocess.run(
-        [sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=120
-    )
-    assert out.returncode == 0, out.stderr
+    run_python(code)

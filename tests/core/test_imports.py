@@ -7,11 +7,11 @@ from __future__ import annotations
 import ast
 import importlib
 import pkgutil
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+
+from tests.helpers.process import run_python
 
 ROOT = Path(__file__).resolve().parents[2]
 PACKAGES = ("mha_core", "viz", "ui", "views", "bench")
@@ -133,8 +133,5 @@ def test_layering_guard(package, forbidden):
         "assert not bad, bad\n"
         "print(len([m for m in sys.modules if m.startswith(pkg.__name__)]))\n"
     )
-    result = subprocess.run(
-        [sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=120
-    )
-    assert result.returncode == 0, result.stderr
+    result = run_python(code)
     assert int(result.stdout.split()[-1]) > 5  # it did import the package's modules

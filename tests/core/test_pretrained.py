@@ -10,10 +10,8 @@ from __future__ import annotations
 import dataclasses
 import math
 import pickle
-import subprocess
 import sys
 from concurrent.futures import ThreadPoolExecutor
-from pathlib import Path
 
 import pytest
 import torch
@@ -30,10 +28,10 @@ from mha_core.pretrained import (
     rehead,
 )
 from tests.helpers.numeric import assert_close_f32
+from tests.helpers.process import run_python
 
 ATTN_ATOL = 1e-5
 HIDDEN_ATOL = 1e-4
-REPO = Path(__file__).resolve().parents[2]
 
 PARAGRAPH = (
     "Multi-head attention lets a model look at a sentence in several ways at once. "
@@ -455,7 +453,4 @@ def test_no_transformers_import():
         "assert 'transformers' not in sys.modules, 'transformers was imported'; "
         "assert 'sentence_transformers' not in sys.modules"
     )
-    result = subprocess.run(
-        [sys.executable, "-c", code], cwd=REPO, capture_output=True, text=True, timeout=120
-    )
-    assert result.returncode == 0, result.stderr
+    run_python(code)
