@@ -81,6 +81,13 @@ def _label_room(key: str, axis: dict, height: float) -> float:
     return height * (d1 - d0) * 0.85
 
 
+def axis_anchor(xaxis: str, yaxis: str) -> dict:
+    """An empty, silent scatter trace on (xaxis, yaxis): plotly.js draws an axis only where a
+    trace lies, so an overlay axis that only draws labels needs one."""
+    return {"type": "scatter", "x": [], "y": [], "xaxis": xaxis, "yaxis": yaxis,
+            "hoverinfo": "skip", "showlegend": False}  # fmt: skip
+
+
 def thin_token_axes(data: list[dict], layout: dict) -> dict:
     """Every axis with more than LABEL_ALL array ticks drawn with every k-th label only, and
     every token still in the hover.
@@ -128,15 +135,10 @@ def thin_token_axes(data: list[dict], layout: dict) -> dict:
         layout[f"{letter}axis{free[letter]}"] = {k: v for k, v in over.items() if v is not None}
         other = over["anchor"]
         data.append(
-            {
-                "type": "scatter",
-                "x": [],
-                "y": [],
-                "xaxis": f"x{free['x']}" if letter == "x" else other,
-                "yaxis": f"y{free['y']}" if letter == "y" else other,
-                "hoverinfo": "skip",
-                "showlegend": False,
-            }
+            axis_anchor(
+                f"x{free['x']}" if letter == "x" else other,
+                f"y{free['y']}" if letter == "y" else other,
+            )
         )
         axis["showticklabels"] = False
         axis.pop("title", None)

@@ -12,7 +12,15 @@ from typing import NamedTuple
 import numpy as np
 import plotly.graph_objects as go
 
-from .axes import LABEL_ALL, X_LABEL_PX, Y_LABEL_PX, label_step, tick_size, token_axis
+from .axes import (
+    LABEL_ALL,
+    X_LABEL_PX,
+    Y_LABEL_PX,
+    axis_anchor,
+    label_step,
+    tick_size,
+    token_axis,
+)
 from .figure import axis_key, cell_axes, figure, named_colorscale, style, subplot_grid
 from .labels import check_lengths, escape_label, escape_labels
 from .margins import COLORBAR_BELOW_PX, MODEBAR_PX, text_px
@@ -146,13 +154,6 @@ class _Heads(NamedTuple):
     zmin: float | None
     numbered: bool = True
 
-    @property
-    def row_px(self) -> int:
-        """Pixels per row of heads: about square cells in a ~900 px wide main column, where a
-        head is ~800/cols wide."""
-        _, t_q, t_k = self.weights.shape
-        return max(int(min(800 / self.cols, 40 + 28 * t_q) * t_q / max(t_k, 1)) + 70, 200)
-
 
 def head_grid(
     weights: np.ndarray,
@@ -267,9 +268,10 @@ def _one_trace(hd: _Heads) -> go.Figure:
     """Heads as blocks of one heatmap trace on one pair of axes, laid out as `_subplots` lays
     out its heads: each head titled, its key labels under it and the query labels at the start
     of each row of heads, the colour bar as tall as one head. Blocks are separated by empty
-    (NaN) cells; each row of heads draws its key labels on an axis of its own that overlays the
-    trace's (plotly.js draws an axis only where a trace lies: an empty, silent scatter trace on
-    each). The trace's own axes keep every tick for the hover and draw none. With per-head
+    (NaN) cells. The trace's own axes keep every tick for the hover; they draw the labels where
+    one axis can (see below), and elsewhere an overlay axis does: under each other row of heads,
+    and beside the rows when a head's queries are thinned (`axis_anchor` makes plotly.js draw
+    each). With per-head
     colours (not shared_scale) every block is stretched to its own [zmin, max], the colour bar is
     hidden (as with subplots) and the hover reads the exact weight from customdata.
 
@@ -380,7 +382,7 @@ def _one_trace(hd: _Heads) -> go.Figure:
             "overlaying": "y", "matches": "y", "range": [n_y - 0.5, -0.5], "fixedrange": True,
             "anchor": "x", "side": "left",
         }  # fmt: skip
-        data.append(_anchor("x", "y2"))
+        data.append(axis_anchor("x", "y2"))
     rows = hd.rows
     if nh % hd.cols == 0 and len(x_show) == t_k and hd.cols * t_k <= LABEL_ALL:
         layout["xaxis"]["showticklabels"] = True  # under the last row
@@ -397,17 +399,11 @@ def _one_trace(hd: _Heads) -> go.Figure:
             # inside the plot, the labels of an upper row need no margin
             "automargin": r == hd.rows - 1,
         }  # fmt: skip
-        data.append(_anchor(f"x{r + 2}", "y"))
+        data.append(axis_anchor(f"x{r + 2}", "y"))
     plot_h = n_y * cell_px
     top = MODEBAR_PX + HEAD_TITLE_PX + 6  # the head titles below the chart's toolbar
     height = int(plot_h + top + _x_label_px(hd.k_tokens) + 10)
     return figure(data, style(layout, height=height, top=top))
-
-
-def _anchor(xaxis: str, yaxis: str) -> dict:
-    """An empty, silent trace: plotly.js draws an axis only where a trace lies."""
-    return {"type": "scatter", "x": [], "y": [], "xaxis": xaxis, "yaxis": yaxis,
-            "hoverinfo": "skip", "showlegend": False}  # fmt: skip
 
 
 def heatmap_row(
