@@ -69,12 +69,18 @@ def grid_tokens(fig: dict, axis: str = "x") -> list[str]:
     return [t for v, t in zip(ax["tickvals"], ax["ticktext"]) if lo < v < hi]
 
 
+def key_axes(fig: dict) -> list[dict]:
+    """The overlay x axes of a one-trace grid that draw key labels, top row of heads first."""
+    layout = fig["layout"]
+    axes = [a for k, a in layout.items() if k.startswith("xaxis") and a.get("overlaying") == "x"]
+    return sorted(axes, key=lambda a: -a["position"])
+
+
 def drawn_key_labels(fig: dict) -> list[list[str]]:
     """Per row of heads (top first), the key labels drawn under it in a one-trace grid: by an
     overlay x axis, or under the last row by the trace's own x axis."""
     layout = fig["layout"]
-    axes = [a for k, a in layout.items() if k.startswith("xaxis") and a.get("overlaying") == "x"]
-    rows = [a["ticktext"] for a in sorted(axes, key=lambda a: -a["position"])]
+    rows = [a["ticktext"] for a in key_axes(fig)]
     if layout["xaxis"].get("showticklabels", True):
         rows.append(layout["xaxis"]["ticktext"])
     return rows

@@ -8,7 +8,7 @@ import numpy as np
 import plotly.io as pio
 import pytest
 
-from tests.helpers.grid import drawn_key_labels, drawn_query_labels
+from tests.helpers.grid import drawn_key_labels, drawn_query_labels, key_axes
 from viz import escape_label
 from viz.heatmap import NO_CELL, head_grid
 
@@ -109,10 +109,7 @@ def test_payload_at_the_page_limit_is_smaller_than_the_grid():
 
 
 def _key_axes(fig) -> list[dict]:
-    """The overlay x axes that draw key labels, top row of heads first."""
-    layout = fig.layout.to_plotly_json()
-    axes = [a for k, a in layout.items() if k.startswith("xaxis") and a.get("overlaying") == "x"]
-    return sorted(axes, key=lambda a: -a["position"])
+    return key_axes(fig.to_plotly_json())
 
 
 def test_every_row_of_heads_has_its_key_labels_under_it_and_only_under_its_heads():
