@@ -43,7 +43,9 @@ def revision(data: list[dict], layout: dict) -> str:
 
 
 def stamp(fig):
-    """Set `fig.layout.datarevision` to the digest of the finished figure; returns it."""
-    spec = fig.to_plotly_json()
-    fig.layout.datarevision = revision(spec["data"], spec["layout"])
+    """Set `fig.layout.datarevision` to the digest of the finished figure; returns it.
+
+    The digest reads the figure's own dicts (plotly's `_data`, `_layout`): `to_plotly_json()`
+    deep-copies them and rewrites every array as base64 first, about 80 ms at 512 tokens."""
+    fig.layout.datarevision = revision(fig._data, fig._layout)
     return fig

@@ -1,0 +1,46 @@
+"""`layout.datarevision` (viz.revision.stamp): the same figure gives the same revision, and any
+change to any value, arrays included, gives a new one (plotly.js then redraws the chart)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+import viz
+from viz.revision import stamp
+
+TOKENS = ["the", "cat", "saw", "the", "dog"]
+
+
+def _weights(seed: int = 0) -> np.ndarray:
+    e = np.exp(np.random.default_rng(seed).normal(size=(4, 5, 5)))
+    return (e / e.sum(-1, keepdims=True)).astype(np.float32)
+
+
+def _revision(fig) -> str:
+    return stamp(fig).layout.datarevision
+
+
+def test_the_same_figure_built_twice_has_the_same_revision():
+    a = _revision(viz.head_grid(_weights(), TOKENS, one_trace=True))
+    b = _revision(viz.head_grid(_weights(), TOKENS, one_trace=True))
+    assert a == b and len(a) == 24
+
+
+def test_stamping_again_keeps_the_revision():
+    fig = viz.head_grid(_weights(), TOKENS)
+    assert _revision(fig) == _revision(fig)
+
+
+def test_a_change_anywhere_gives_a_new_revision():
+    w = _weights()
+    base = _revision(viz.attention_heatmap(w[0], TOKENS))
+    one_cell = w[0].copy()
+    one_cell[2, 3] += 1e-6  # one weight in the z array
+    changed = [
+        viz.attention_heatmap(one_cell, TOKENS),
+        viz.attention_heatmap(w[0], [*TOKENS[:-1], "cow"]),  # one tick label
+        viz.attention_heatmap(w[0], TOKENS, title="head 1"),  # the layout
+        viz.attention_heatmap(w[0], TOKENS, colorscale="Cividis"),  # the trace's colours
+    ]
+    revisions = [_revision(f) for f in changed]
+    assert base not in revisions and len(set(revisions)) == len(revisions)
