@@ -67,7 +67,11 @@ class InductionTask:
     seq_len: int = 26
     min_repeat: int = 6
     max_repeat: int = 12
-    unique_chunk: bool = True  # the chunk's symbols differ and occur nowhere else
+    # False: every symbol drawn at random, the chunk's too (Olsson et al.'s repeated random
+    # tokens); a chance earlier occurrence of a symbol then leads elsewhere, and the layer-0 heads
+    # learn to carry the previous token at every position (bench/induction.py). True: the
+    # chunk's symbols differ and occur nowhere else (how head scores are measured)
+    unique_chunk: bool = False
     distinct_filler: bool = False  # and the other symbols differ too (`scoring_sample`)
     loss_on_all: bool = False  # True: the loss counts every token after <bos>, not only repeats
     min_offset: int | None = 2  # shortest chunk-to-repeat offset (2..min_repeat; None: n)

@@ -42,7 +42,7 @@ class DecoderSettings(TrainingSettings):
     n_heads: int = 4
     mlp: bool = False
     positions: str = "residual"  # learned positions added to the residual stream (GPT-2)
-    steps: int = 1200
+    steps: int = 1800
     lr: float = 3e-3
     warmup: int = 50
     batch_size: int = 64

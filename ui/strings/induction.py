@@ -7,7 +7,8 @@ EN = {
     "repeated later, at a random distance (as little as 2 letters: the repeat may start before "
     "the chunk ends, as in xyzxyzx). Inside the repeat, every letter after the first can "
     "be predicted: find the earlier copy of the current letter and copy the letter that "
-    "followed it. Olsson et al. (2022) showed that this takes two layers: a **previous-token "
+    "followed it (every letter is random, so a letter may also have come earlier by chance: "
+    "a few predictions stay uncertain). Olsson et al. (2022) showed that this takes two layers: a **previous-token "
     "head** in layer 0 writes into each position which letter came before it, and an "
     "**induction head** in layer 1 looks for the position whose previous letter is the current "
     "one. The 1-layer model is the control: it cannot build that circuit.",
@@ -102,7 +103,8 @@ ZH = {
     "induction.intro": "两个小型 GPT 式解码器（只有注意力，{d_model} 维，每层 {n_heads} 个头）"
     "学习续写随机字母序列；序列中的一段会在随后随机的距离处重复出现（距离最短为 2 个字母：重复段可以"
     "在原段结束之前就开始，例如 xyzxyzx）。在重复段里，第一个字母之后的"
-    "每个字母都可以预测：找到当前字母较早的那次出现，复制紧跟在它后面的字母。Olsson 等人（2022）"
+    "每个字母都可以预测：找到当前字母较早的那次出现，复制紧跟在它后面的字母（每个字母都是随机的，"
+    "某个字母也可能碰巧在别处出现过，所以少数预测没有把握）。Olsson 等人（2022）"
     "指出这需要两层：第 0 层的**前一词元头**把每个位置前面的字母写进该位置，第 1 层的**归纳头**"
     "寻找“前一个字母等于当前字母”的位置。1 层模型是对照组：它搭不出这条回路。",
     "induction.sidebar_note": "本页有自己的模型；侧边栏的句子和模型设置在这里不使用。",
