@@ -105,6 +105,9 @@ def score_curves(
     )
 
 
+SHARE_ROW_PX = 42  # a row of share_grid: room for the value written in each cell
+
+
 def share_grid(
     values,
     *,
@@ -144,7 +147,11 @@ def share_grid(
             "autorange": "reversed",
         },
     }
-    return figure([trace], style(layout, height=height or 90 + 42 * L, title=title))
+    fig = figure([trace], style(layout, height=height or 90 + 42 * L, title=title))
+    if height is None:  # every row its SHARE_ROW_PX, whatever the margins the labels and title need
+        margin = fig.layout.margin
+        fig.layout.height = margin.t + margin.b + SHARE_ROW_PX * L
+    return fig
 
 
 def topk_bars(

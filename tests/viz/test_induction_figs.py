@@ -9,7 +9,14 @@ import numpy as np
 import plotly.graph_objects as go
 import pytest
 
-from viz.induction import contribution_bars, control_curves, score_curves, share_grid, topk_bars
+from viz.induction import (
+    SHARE_ROW_PX,
+    contribution_bars,
+    control_curves,
+    score_curves,
+    share_grid,
+    topk_bars,
+)
 
 MARKUP = "<b>x</b>"
 
@@ -46,6 +53,14 @@ def test_contribution_bars_end_with_the_sum():
     y = np.asarray(fig.data[0].y)
     np.testing.assert_allclose(y, [1.0, -0.25, 0.75])
     assert list(fig.layout.xaxis.ticktext) == ["a", "b", "sum"]
+
+
+@pytest.mark.parametrize("layers", [1, 2, 6])
+def test_share_grid_gives_every_row_its_height_whatever_the_margins(layers):
+    # a titled 2-layer grid was 174 px tall with 151 px of margins: rows 11 px, values unreadable
+    fig = share_grid(np.full((layers, 4), 0.5), title="This 2-layer model: weight on <bos>")
+    margin = fig.layout.margin
+    assert fig.layout.height - margin.t - margin.b == SHARE_ROW_PX * layers
 
 
 def test_share_grid_writes_each_value():
