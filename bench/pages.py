@@ -13,4 +13,6 @@ PAGES = {
     "encoder_decoder": ("views/encoder_decoder.py", "encoder_decoder"),
     "reading": ("views/reading.py", "reading"),
     "efficient": ("views/efficient.py", "efficient"),
+    "train": ("views/train.py", "train"),
+    "induction": ("views/induction.py", "induction"),
 }

@@ -3,7 +3,9 @@
 Starts `streamlit run app.py` and `streamlit run bench/floor_page.py` (one sidebar
 select_slider, one 12x12 heatmap), opens every page in its own tab (its own session), and
 steps the sidebar's heads slider with the keyboard (ArrowRight, then ArrowLeft, ...) on the
-slider thumb, the pages taking turns with the floor so that machine noise hits all alike.
+slider thumb, the pages taking turns with the floor so that machine noise hits all alike. The
+Train and Induction pages have their own models (the sidebar changes none of their charts):
+they train a short run first (300 steps), then their snapshot slider is stepped (`OWN_SLIDER`).
 
 One step is timed in the page's own clock, from the keydown to the later of
   - the frame painted after the app's `[data-test-script-state]` turned `notRunning`, and
@@ -61,13 +63,39 @@ def timed_server(script: str, runlog: Path, **kw):
     return streamlit_server(script, streamlit=("bench/timed_streamlit.py",), env=env, **kw)
 
 
+# Pages with their own models, whose charts do not follow the sidebar: a short training run
+# first (URL query, the button that starts it), then their snapshot slider is the one stepped,
+# leftwards first (it opens on the last snapshot).
+OWN_SLIDER = {
+    "induction": ("steps=300", "Train both", "induction-snapshot"),
+    "train": ("steps=300", "Train", "train-snapshot"),
+}
+
+
+def own_thumb(widget: str) -> str:
+    return f'[class*="st-key-_w-{widget}"] input[type="range"]'
+
+
+def train_first(button: str):
+    """A Tab setup: press the page's training button and wait until the run is done."""
+
+    def setup(tab: Tab) -> None:
+        tab.page.get_by_role("button", name=button, exact=True).click()
+        tab.page.get_by_text("steps in").first.wait_for(timeout=300_000)
+
+    return setup
+
+
 class Tab:
     """One page in its own tab (its own Streamlit session), with the websocket bytes counted
-    and the server's script runs read from its run log."""
+    and the server's script runs read from its run log. `thumb`: the slider stepped (the
+    sidebar's heads by default); `setup(tab)` runs once the page is drawn."""
 
-    def __init__(self, context, url: str, quiet: int, runlog: Path):
+    def __init__(self, context, url: str, quiet: int, runlog: Path, thumb: str = THUMB,
+                 setup=None):  # fmt: skip
         self.quiet = quiet
         self.runlog = runlog
+        self.thumb = thumb
         self.bytes = 0
         self.lost_keys = 0  # key presses the slider did not take (focus lost), pressed again
         self.page = context.new_page()
@@ -76,6 +104,9 @@ class Tab:
         self.charts = 1
         self.page.goto(url)
         self.settle(timeout=180_000, quiet=max(quiet, 2000))  # every chart's first draw
+        if setup is not None:
+            setup(self)
+            self.settle(timeout=180_000, quiet=max(quiet, 2000))
         self.charts = self.page.evaluate(DRAWN)  # from now on, wait for all of them
         self.load_bytes = self.bytes  # the page's first run: every element sent
 
@@ -92,7 +123,7 @@ class Tab:
             self.page.wait_for_function(
                 "([sel, v]) => { const t = document.querySelector(sel);"
                 " return t !== null && t.getAttribute('aria-valuetext') !== v; }",
-                arg=[THUMB, before],
+                arg=[self.thumb, before],
                 timeout=5_000,
                 polling=50,
             )
@@ -103,7 +134,7 @@ class Tab:
     def step(self, key: str) -> dict:
         """Press `key` on the heads slider; the time to redrawn charts, the script, the bytes."""
         self.page.bring_to_front()
-        thumb = self.page.locator(THUMB)
+        thumb = self.page.locator(self.thumb)
         thumb.focus()
         self.page.evaluate(RESET)
         self.bytes = 0
@@ -136,13 +167,19 @@ def latency(browser, servers: dict, pages: list[str], steps: int, quiet: int):
     (floor_url, floor_log), (app_url, app_log) = servers["floor"], servers["app"]
     tabs = {"floor": Tab(context, floor_url, quiet, floor_log)}
     for name in pages:
-        tabs[name] = Tab(context, f"{app_url}/{PAGES[name][1]}", quiet, app_log)
+        if name in OWN_SLIDER:
+            query, button, widget = OWN_SLIDER[name]
+            url = f"{app_url}/{PAGES[name][1]}?{query}"
+            tabs[name] = Tab(context, url, quiet, app_log, own_thumb(widget), train_first(button))
+        else:
+            tabs[name] = Tab(context, f"{app_url}/{PAGES[name][1]}", quiet, app_log)
     results: dict[str, list[dict]] = {name: [] for name in tabs}
     for i in range(steps):
         key = "ArrowRight" if i % 2 == 0 else "ArrowLeft"  # 4 -> 8 -> 4 heads ...
         for name, tab in tabs.items():
+            back = {"ArrowRight": "ArrowLeft", "ArrowLeft": "ArrowRight"}[key]
             try:
-                results[name].append(tab.step(key))
+                results[name].append(tab.step(back if name in OWN_SLIDER else key))
             except PlaywrightTimeout as err:
                 drawn = tab.page.evaluate(DRAWN)
                 marks = tab.page.evaluate("() => JSON.stringify(window.__bench)")
