@@ -4,7 +4,10 @@ Streamlit's page.
 
 `app.py`'s lifespan calls `start()`; the router calls `wait()` before its own imports, so that a
 session's script never imports these modules at the same time as the warm-up thread (two
-threads importing modules that import each other can see a partly initialised module). Under
+threads importing modules that import each other can see a partly initialised module). For
+the same reason a module that sessions import should be imported here, not lazily in a page:
+a lazy `import pandas` raced between two sessions opening pages at once ("partially
+initialized module 'pandas' has no attribute 'Series'"). Under
 AppTest nothing was started and `wait()` returns at once.
 """
 
