@@ -32,16 +32,21 @@ def figure(data: list[dict], layout: dict) -> go.Figure:
     always does. The margins are raised to fit the labels (viz/margins.py), so every axis lets
     its labels overflow its domain (`ticklabeloverflow` "allow"): plotly.js's default, "hide past
     div", measures every tick label's box after drawing it, about a quarter of the axes' drawing
-    time (CPU profile of a heads step on the home page). `_validate=False`
+    time (CPU profile of a heads step on the home page). An axis that draws no labels (one kept
+    for the hover, its labels on an overlay) draws no tick marks either: the Streamlit theme's
+    tick colour makes plotly.js default every axis to ticks "outside", and 512 marks drew a
+    dotted band under a 512-token head (2,048 marks in a binned 16-head grid). `_validate=False`
     is plotly's own switch (plotly.io loads its templates so);
     should a plotly release drop it, go.Figure raises and tests/viz fail at once.
     """
     data = [{k: v for k, v in tr.items() if v is not None} for tr in data]
     layout = {k: v for k, v in layout.items() if v is not None}
     layout = reserve_margins(data, thin_token_axes(data, layout))
-    for key, axis in layout.items():  # labels fit the reserved margins: no overflow check
+    for key, axis in layout.items():
         if key[1:5] == "axis" and isinstance(axis, dict):
-            axis.setdefault("ticklabeloverflow", "allow")
+            axis.setdefault("ticklabeloverflow", "allow")  # labels fit the reserved margins
+            if axis.get("showticklabels") is False:  # an axis kept for the hover: no tick marks
+                axis.setdefault("ticks", "")
     return go.Figure({"data": data, "layout": layout}, _validate=False)
 
 
