@@ -8,6 +8,7 @@ import plotly.graph_objects as go
 from .figure import figure, named_colorscale, style
 from .heatmap import DEFAULT_PALETTE, EXACT
 from .labels import escape_label
+from .margins import COLORBAR_BELOW_PX
 
 
 def _block_axis(label: str, n: int, t: int) -> dict:
@@ -65,6 +66,10 @@ def layer_head_mosaic(
         "zmin": 0.0,
         "zmax": float(np.nanmax(a)) if zmax is None else zmax,
         "hoverongaps": False,
+        # under the mosaic, across its width: beside it, a phone's mosaic (square cells, a few
+        # rows of heads) was ~90 px tall next to a bar of ~360 px
+        "colorbar": {"thickness": 10, "orientation": "h", "yref": "container", "y": 0.0,
+                     "yanchor": "bottom", "ypad": 6, "len": 1.0},  # fmt: skip
     }
     layout = {
         "xaxis": {
@@ -72,7 +77,13 @@ def layer_head_mosaic(
             "side": "top",
             "range": [-0.5, z.shape[1] - 0.5],
         },
-        "yaxis": {**_block_axis(layer_label, L, T), "autorange": "reversed", "scaleanchor": "x"},
+        "yaxis": {
+            **_block_axis(layer_label, L, T),
+            "autorange": "reversed",
+            "scaleanchor": "x",  # square cells; on a narrow screen the mosaic keeps to the top
+            "constrain": "domain",
+            "constraintoward": "top",
+        },
     }
     if selected is not None:
         layer, h = selected
@@ -86,4 +97,5 @@ def layer_head_mosaic(
                 "line": {"color": "#E69F00", "width": 3},  # Okabe-Ito orange: visible on Viridis
             }
         ]
-    return figure([trace], style(layout, height=max(260, int(90 + 760 * L / nh))))
+    height = max(260, int(90 + 760 * L / nh)) + COLORBAR_BELOW_PX
+    return figure([trace], style(layout, height=height))

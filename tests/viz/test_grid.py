@@ -30,3 +30,13 @@ def test_mosaic_labels_escaped_and_shape_checked():
     assert fig.layout.yaxis.ticktext[0] == "&lt;b&gt;L&lt;/b&gt; 0"
     with pytest.raises(ValueError):
         layer_head_mosaic(np.ones((2, 3, 3)))
+
+
+def test_mosaic_colour_bar_lies_under_it_and_the_mosaic_keeps_to_the_top():
+    # beside a phone's mosaic (square cells) the bar stood ~4 times as tall as the mosaic
+    fig = layer_head_mosaic(np.full((6, 12, 5, 5), 0.2, dtype=np.float32))
+    bar = fig.data[0].colorbar
+    assert bar.orientation == "h" and bar.yref == "container" and bar.y == 0.0
+    y = fig.layout.yaxis
+    assert (y.scaleanchor, y.constrain, y.constraintoward) == ("x", "domain", "top")
+    assert fig.layout.margin.b >= 56  # the bar's room (viz/margins.py)
