@@ -147,7 +147,7 @@ def share_grid(
             "autorange": "reversed",
         },
     }
-    fig = figure([trace], style(layout, height=height or 90 + 42 * L, title=title))
+    fig = figure([trace], style(layout, height=height or 90 + SHARE_ROW_PX * L, title=title))
     if height is None:  # every row its SHARE_ROW_PX, whatever the margins the labels and title need
         margin = fig.layout.margin
         fig.layout.height = margin.t + margin.b + SHARE_ROW_PX * L

@@ -8,8 +8,9 @@ EN = {
     "the chunk ends, as in xyzxyzx). Inside the repeat, every letter after the first can "
     "be predicted: find the earlier copy of the current letter and copy the letter that "
     "followed it (every letter is random, so a letter may also have come earlier by chance: "
-    "a few predictions stay uncertain). Olsson et al. (2022) showed that this takes two layers: a **previous-token "
-    "head** in layer 0 writes into each position which letter came before it, and an "
+    "a few predictions stay uncertain). Olsson et al. (2022) showed that this takes two "
+    "layers: a **previous-token head** in layer 0 writes into each position which letter came "
+    "before it, and an "
     "**induction head** in layer 1 looks for the position whose previous letter is the current "
     "one. The 1-layer model is the control: it cannot build that circuit.",
     "induction.sidebar_note": "This page has its own models; the sidebar's sentence and model "
