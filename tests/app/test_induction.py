@@ -58,6 +58,11 @@ def test_trains_both_models_and_shows_every_section():
     for key in ("curves", "scores.previous", "scores.induction", "probe.0", "top", "parts"):
         assert f"induction.fig.{key}" in figs, key
     assert "induction.fig.sink" in figs
+    # MiniLM's sentence under its chart, not in the title (plotly cuts a long title, unwrapped)
+    if "induction.fig.sink_minilm" in figs:
+        title = figs["induction.fig.sink_minilm"]["layout"]["title"]["text"]
+        assert compute.MINILM_SENTENCE not in title
+        assert compute.MINILM_SENTENCE in " ".join(c.value for c in at.caption)
 
 
 def test_settings_come_from_and_go_to_the_url():

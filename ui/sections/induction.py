@@ -312,7 +312,8 @@ def sink(fin: FinishedPair) -> None:
         layer_label=t("induction.axis.layer"),
         head_label=t("induction.axis.head"),
         value_label=t("induction.sink.value"),
-        title=t("induction.sink.minilm", sentence=compute.MINILM_SENTENCE),
+        title=t("induction.sink.minilm"),  # the sentence under it: a title is never wrapped
     )
     with c_minilm:
         widgets.plot(fig, key="induction.fig.sink_minilm")
+        st.caption(t("induction.sink.minilm_sentence", sentence=compute.MINILM_SENTENCE))

@@ -92,7 +92,8 @@ EN = {
     "nothing useful to read parks its weight on a token that is always there, usually the "
     "first (Xiao et al. 2023, 'attention sinks').",
     "induction.sink.ours": "This 2-layer model: weight on <bos>",
-    "induction.sink.minilm": "MiniLM on “{sentence}”: weight on [CLS]",
+    "induction.sink.minilm": "MiniLM: weight on [CLS]",
+    "induction.sink.minilm_sentence": "MiniLM's input: “{sentence}”",
     "induction.sink.minilm_missing": "MiniLM's weights are not installed here.",
     "induction.sink.value": "share on position 0",
     "induction.axis.layer": "layer",
@@ -178,7 +179,8 @@ ZH = {
     "`<bos>`，在 MiniLM 中是 `[CLS]`。softmax 权重之和必须为 1，所以没有有用信息可读的头会把"
     "权重停放在一个总是存在的词元上，通常是第一个（Xiao 等人 2023，“attention sinks”）。",
     "induction.sink.ours": "这个 2 层模型：放在 <bos> 上的权重",
-    "induction.sink.minilm": "MiniLM 在“{sentence}”上：放在 [CLS] 上的权重",
+    "induction.sink.minilm": "MiniLM：放在 [CLS] 上的权重",
+    "induction.sink.minilm_sentence": "MiniLM 的输入：“{sentence}”",
     "induction.sink.minilm_missing": "这里没有安装 MiniLM 的权重。",
     "induction.sink.value": "位置 0 上的份额",
     "induction.axis.layer": "层",
