@@ -1,4 +1,4 @@
-"""Comparing two computations of the same float32 numbers."""
+"""Comparing two computations of the same float32 numbers; attention weights to draw."""
 
 import numpy as np
 import torch
@@ -19,3 +19,9 @@ def assert_close_f32(actual, expected, *, rtol: float = F32_RTOL, atol: float = 
         torch.as_tensor(np.asarray(x)) if not torch.is_tensor(x) else x for x in (actual, expected)
     )
     torch.testing.assert_close(a, e, rtol=rtol, atol=atol, check_dtype=False)
+
+
+def attention_weights(nh: int, tq: int, tk: int | None = None, seed: int = 0) -> np.ndarray:
+    """(nh, tq, tk) float32 weights for figures: each row random and positive, summing to 1."""
+    w = np.random.default_rng(seed).random((nh, tq, tq if tk is None else tk))
+    return (w / w.sum(-1, keepdims=True)).astype(np.float32)

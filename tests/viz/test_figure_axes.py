@@ -4,10 +4,10 @@ marks (under the Streamlit theme plotly.js would draw one per token: a dotted ba
 
 from __future__ import annotations
 
-import numpy as np
 import pytest
 
 import viz
+from tests.helpers.numeric import attention_weights
 
 
 def _axes(fig) -> dict:
@@ -15,19 +15,18 @@ def _axes(fig) -> dict:
     return {k: v for k, v in layout.items() if k[1:5] == "axis"}
 
 
-def _weights(nh: int, t: int) -> np.ndarray:
-    e = np.exp(np.random.default_rng(0).normal(size=(nh, t, t)))
-    return (e / e.sum(-1, keepdims=True)).astype(np.float32)
+def _words(n: int) -> list[str]:
+    return [f"w{i}" for i in range(n)]
 
 
 FIGURES = {
-    "one head, 7 tokens": lambda: viz.attention_heatmap(_weights(1, 7)[0], list("abcdefg")),
+    "one head, 7 tokens": lambda: viz.attention_heatmap(attention_weights(1, 7)[0], _words(7)),
     "one head, 512 tokens": lambda: viz.attention_heatmap(
-        _weights(1, 512)[0], [f"w{i}" for i in range(512)]
+        attention_weights(1, 512)[0], _words(512)
     ),
-    "grid, 60 tokens": lambda: viz.head_grid(_weights(4, 60), [f"w{i}" for i in range(60)]),
+    "grid, 60 tokens": lambda: viz.head_grid(attention_weights(4, 60), _words(60)),
     "one-trace grid, 60 tokens": lambda: viz.head_grid(
-        _weights(4, 60), [f"w{i}" for i in range(60)], one_trace=True
+        attention_weights(4, 60), _words(60), one_trace=True
     ),
 }
 

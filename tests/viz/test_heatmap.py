@@ -2,6 +2,7 @@ import numpy as np
 import plotly.graph_objects as go
 import pytest
 
+from tests.helpers.numeric import attention_weights
 from viz import DEFAULT_PALETTE, attention_heatmap, escape_label, head_grid
 
 MARKUP = [
@@ -14,12 +15,6 @@ MARKUP = [
 ]
 
 
-def _weights(nh, tq, tk, seed=0):
-    rng = np.random.default_rng(seed)
-    w = rng.random((nh, tq, tk))
-    return (w / w.sum(-1, keepdims=True)).astype(np.float32)
-
-
 def test_escape_label():
     assert escape_label("<b>x</b>") == "&lt;b&gt;x&lt;/b&gt;"
     assert escape_label("a & b") == "a &amp; b"
@@ -29,7 +24,7 @@ def test_escape_label():
 
 def test_repeated_tokens_keep_their_own_rows():
     tokens = ["the", "cat", "saw", "the", "dog"]
-    fig = head_grid(_weights(2, 5, 5), tokens, one_trace=False)
+    fig = head_grid(attention_weights(2, 5, 5), tokens, one_trace=False)
     assert len(fig.data) == 2
     for i in (1, 2):
         suffix = "" if i == 1 else str(i)
@@ -43,7 +38,7 @@ def test_repeated_tokens_keep_their_own_rows():
 
 @pytest.mark.parametrize("nh", [1, 3, 4, 8, 16])
 def test_one_heatmap_per_head_with_exact_values(nh):
-    w = _weights(nh, 6, 6, seed=nh)
+    w = attention_weights(nh, 6, 6, seed=nh)
     fig = head_grid(w, [f"t{i}" for i in range(6)], one_trace=False)
     heatmaps = [d for d in fig.data if isinstance(d, go.Heatmap)]
     assert len(heatmaps) == nh
@@ -56,7 +51,7 @@ def test_one_heatmap_per_head_with_exact_values(nh):
 
 
 def test_shared_and_per_head_scale():
-    w = _weights(3, 4, 4)
+    w = attention_weights(3, 4, 4)
     w[1] *= 0.1
     shared = head_grid(w, list("abcd"), shared_scale=True, one_trace=False)
     per = head_grid(w, list("abcd"), shared_scale=False, one_trace=False)
@@ -71,19 +66,20 @@ def test_shared_and_per_head_scale():
 def test_markup_is_escaped_everywhere():
     tokens = MARKUP
     n = len(tokens)
-    fig = head_grid(_weights(2, n, n), tokens, titles=["<b>head</b>", "h1"], one_trace=False)
+    titles = ["<b>head</b>", "h1"]
+    fig = head_grid(attention_weights(2, n, n), tokens, titles=titles, one_trace=False)
     xa = fig.layout.xaxis
     assert list(xa.ticktext) == [escape_label(t) for t in tokens]
     assert fig.layout.annotations[0].text == "&lt;b&gt;head&lt;/b&gt;"
     assert fig.data[0].customdata.dtype.kind == "i"  # hover text carries no user string
     assert "&quot;" not in fig.to_json()  # no entity that Plotly would show literally
-    single = attention_heatmap(_weights(1, n, n)[0], tokens, title="<i>t</i>")
+    single = attention_heatmap(attention_weights(1, n, n)[0], tokens, title="<i>t</i>")
     assert single.layout.title.text == "&lt;i&gt;t&lt;/i&gt;"
     assert list(single.layout.yaxis.ticktext) == [escape_label(t) for t in tokens]
 
 
 def test_rectangular_cross_attention_labels():
-    w = _weights(2, 3, 5)
+    w = attention_weights(2, 3, 5)
     fig = head_grid(w, ["a", "b", "c"], ["v", "w", "x", "y", "z"], one_trace=False)
     assert list(fig.layout.xaxis.ticktext) == ["v", "w", "x", "y", "z"]
     assert list(fig.layout.yaxis.ticktext) == ["a", "b", "c"]
@@ -91,14 +87,14 @@ def test_rectangular_cross_attention_labels():
 
 def test_label_count_mismatch_is_refused():
     with pytest.raises(ValueError, match="labels"):
-        head_grid(_weights(2, 3, 3), ["a", "b"], one_trace=False)
+        head_grid(attention_weights(2, 3, 3), ["a", "b"], one_trace=False)
     with pytest.raises(ValueError, match="heads"):
-        head_grid(_weights(2, 3, 3)[0], ["a", "b", "c"], one_trace=False)
+        head_grid(attention_weights(2, 3, 3)[0], ["a", "b", "c"], one_trace=False)
 
 
 def test_payload_stays_small_at_the_page_limit():
     n = 64  # the most tokens the pages draw cell by cell in a grid, at the most heads
-    fig = head_grid(_weights(16, n, n), [f"word{i}" for i in range(n)], one_trace=False)
+    fig = head_grid(attention_weights(16, n, n), [f"word{i}" for i in range(n)], one_trace=False)
     # over LABEL_ALL tokens the labels carry the positions: no per-cell customdata
     assert fig.data[15].customdata is None and fig.data[15].hovertemplate.startswith("query %{y}")
     assert fig.layout.yaxis16.ticktext[63] == "63: word63"
@@ -106,6 +102,6 @@ def test_payload_stays_small_at_the_page_limit():
 
 
 def test_transparent_background_for_both_themes():
-    fig = attention_heatmap(_weights(1, 2, 2)[0], ["a", "b"])
+    fig = attention_heatmap(attention_weights(1, 2, 2)[0], ["a", "b"])
     assert fig.layout.paper_bgcolor == "rgba(0,0,0,0)"
     assert fig.layout.plot_bgcolor == "rgba(0,0,0,0)"

@@ -3,17 +3,11 @@ change to any value, arrays included, gives a new one (plotly.js then redraws th
 
 from __future__ import annotations
 
-import numpy as np
-
 import viz
+from tests.helpers.numeric import attention_weights
 from viz.revision import stamp
 
 TOKENS = ["the", "cat", "saw", "the", "dog"]
-
-
-def _weights(seed: int = 0) -> np.ndarray:
-    e = np.exp(np.random.default_rng(seed).normal(size=(4, 5, 5)))
-    return (e / e.sum(-1, keepdims=True)).astype(np.float32)
 
 
 def _revision(fig) -> str:
@@ -21,18 +15,18 @@ def _revision(fig) -> str:
 
 
 def test_the_same_figure_built_twice_has_the_same_revision():
-    a = _revision(viz.head_grid(_weights(), TOKENS, one_trace=True))
-    b = _revision(viz.head_grid(_weights(), TOKENS, one_trace=True))
+    a = _revision(viz.head_grid(attention_weights(4, len(TOKENS)), TOKENS, one_trace=True))
+    b = _revision(viz.head_grid(attention_weights(4, len(TOKENS)), TOKENS, one_trace=True))
     assert a == b and len(a) == 24
 
 
 def test_stamping_again_keeps_the_revision():
-    fig = viz.head_grid(_weights(), TOKENS)
+    fig = viz.head_grid(attention_weights(4, len(TOKENS)), TOKENS)
     assert _revision(fig) == _revision(fig)
 
 
 def test_a_change_anywhere_gives_a_new_revision():
-    w = _weights()
+    w = attention_weights(4, len(TOKENS))
     base = _revision(viz.attention_heatmap(w[0], TOKENS))
     one_cell = w[0].copy()
     one_cell[2, 3] += 1e-6  # one weight in the z array
