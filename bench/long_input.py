@@ -25,10 +25,10 @@ sys.path.insert(0, str(ROOT))
 
 from bench.browser_timing import BENCH_ARGS, DRAWN, RESET, RESULT  # noqa: E402
 from bench.pages import PAGES  # noqa: E402
-
-NO_TEXT = ("train", "induction")  # their own models: they do not read the sidebar's text
 from bench.ui_latency import ENGLISH, PAYLOAD_LIMIT, Tab, timed_server  # noqa: E402
 from tests.browser.server import chromium_path  # noqa: E402
+
+NO_TEXT = ("train", "induction")  # their own models: they do not read the sidebar's text
 
 N_WORDS = 512
 TEXT_BOX = '[class*="st-key-_w-shared-text"] textarea'

@@ -175,9 +175,9 @@ def latency(browser, servers: dict, pages: list[str], steps: int, quiet: int):
             tabs[name] = Tab(context, f"{app_url}/{PAGES[name][1]}", quiet, app_log)
     results: dict[str, list[dict]] = {name: [] for name in tabs}
     for i in range(steps):
-        key = "ArrowRight" if i % 2 == 0 else "ArrowLeft"  # 4 -> 8 -> 4 heads ...
+        # 4 -> 8 -> 4 heads ...; an own slider opens on its last snapshot: leftwards first
+        key, back = ("ArrowRight", "ArrowLeft") if i % 2 == 0 else ("ArrowLeft", "ArrowRight")
         for name, tab in tabs.items():
-            back = {"ArrowRight": "ArrowLeft", "ArrowLeft": "ArrowRight"}[key]
             try:
                 results[name].append(tab.step(back if name in OWN_SLIDER else key))
             except PlaywrightTimeout as err:

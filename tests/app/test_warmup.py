@@ -3,13 +3,9 @@ heavy modules in the background (ui/warmup.py)."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 from streamlit.web.server.app_discovery import discover_asgi_app
 
-from tests.helpers.process import run_python
-
-ROOT = Path(__file__).resolve().parents[2]
+from tests.helpers.process import ROOT, run_python
 
 
 def test_streamlit_run_app_py_serves_the_st_app():
