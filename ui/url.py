@@ -11,6 +11,7 @@ are then (clamped to the current tokens and heads), so it never shows a stale ch
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from typing import NoReturn
 
@@ -116,3 +117,19 @@ def stop() -> NoReturn:
     sends after it was stopped, the URL included."""
     write(st.session_state.get(_PAGE, ""))
     st.stop()
+
+
+def fragment(func: Callable) -> Callable:
+    """`st.fragment` for a page's section whose own widgets change only what it draws: moving
+    one reruns the section alone, so only its charts are sent and drawn again. The URL is
+    written at its end, as the router does at the end of a whole run (a section's rerun never
+    reaches the router's `write`)."""
+
+    @functools.wraps(func)
+    def section(*args, **kwargs):
+        try:
+            return func(*args, **kwargs)
+        finally:
+            write(st.session_state.get(_PAGE, ""))
+
+    return st.fragment(section)

@@ -83,7 +83,6 @@ def score_curves(
     *,
     step_label: str = "step",
     value_label: str = "score",
-    marker_step: int | None = None,
     title: str | None = None,
     height: int = 320,
 ) -> go.Figure:
@@ -97,7 +96,6 @@ def score_curves(
         x,
         s.T,
         names,
-        marker_step=marker_step,
         title=title,
         step_label=step_label,
         value_label=value_label,

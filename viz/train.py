@@ -15,7 +15,6 @@ from .labels import escape_label
 # Okabe & Ito (2008): distinguishable with every common colour-vision deficiency
 OKABE_ITO = ("#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#F0E442", "#000000")
 EXACT = ".8g"
-MARKER_COLOR = "rgba(128,128,128,0.8)"
 
 
 def _curves_style(layout: dict, *, height: int, title: str | None) -> dict:
@@ -25,20 +24,6 @@ def _curves_style(layout: dict, *, height: int, title: str | None) -> dict:
         hovermode="x unified",
     )
     return style(layout, height=height, title=title)
-
-
-def _marker(step: int, xref: str = "x", yref: str = "y domain", **line) -> dict:
-    """A dotted vertical line at `step` across the whole height of one panel."""
-    line = {"color": MARKER_COLOR, "dash": "dot", **line}
-    return {
-        "type": "line",
-        "xref": xref,
-        "yref": yref,
-        "x0": step,
-        "x1": step,
-        "y0": 0,
-        "y1": 1,
-    } | {"line": line}
 
 
 def _steps(step, *columns) -> tuple[np.ndarray, ...]:
@@ -57,7 +42,6 @@ def training_curves(
     exact_acc,
     *,
     total_steps: int | None = None,
-    marker_step: int | None = None,
     title: str | None = None,
     step_label: str = "step",
     loss_label: str = "loss",
@@ -68,8 +52,7 @@ def training_curves(
 ) -> go.Figure:
     """Loss (top, log scale) and the two accuracies (bottom, 0..1) against the step.
 
-    `total_steps` fixes the x range to the planned run, so a live curve grows from the left;
-    `marker_step` draws a vertical line at one step (the snapshot being looked at).
+    `total_steps` fixes the x range to the planned run, so a live curve grows from the left.
     """
     x, loss, token_acc, exact_acc = _steps(step, loss, token_acc, exact_acc)
     # two stacked panels sharing x, laid out by hand: make_subplots costs ~80 ms a figure,
@@ -93,12 +76,6 @@ def training_curves(
         )
     right = total_steps if total_steps is not None else (int(x.max()) if x.size else 1)
     x_range = [0, max(1, right)]
-    shapes = []
-    if marker_step is not None:
-        shapes = [
-            _marker(marker_step, "x", "y domain", width=1.5),
-            _marker(marker_step, "x2", "y2 domain", width=1.5),
-        ]
     layout = {
         "xaxis": {"anchor": "y", "matches": "x2", "showticklabels": False, "range": x_range},
         "xaxis2": {"anchor": "y2", "range": x_range, "title": {"text": escape_label(step_label)}},
@@ -114,7 +91,6 @@ def training_curves(
             "tickformat": ".0%",
             "title": {"text": escape_label(accuracy_label)},
         },
-        "shapes": shapes,
     }
     positive = loss[np.isfinite(loss) & (loss > 0)]
     if positive.size and np.log10(positive.max() / positive.min()) >= 1.0:
@@ -127,7 +103,6 @@ def alignment_curves(
     shares,
     names,
     *,
-    marker_step: int | None = None,
     title: str | None = None,
     step_label: str = "step",
     value_label: str = "share of weight",
@@ -157,6 +132,4 @@ def alignment_curves(
         "xaxis": {"title": {"text": escape_label(step_label)}, "zeroline": False},
         "yaxis": {"title": {"text": escape_label(value_label)}, "range": [-0.02, 1.02]},
     }
-    if marker_step is not None:
-        layout["shapes"] = [_marker(marker_step)]
     return figure(data, _curves_style(layout, height=height, title=title))

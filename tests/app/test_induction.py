@@ -12,6 +12,7 @@ from tests.helpers.app import figures_by_key, make_app, page_text, plotly_array,
 from ui.compute import induction as compute
 from ui.compute.induction import InductionChoice, LivePair, TypedProblem
 from ui.strings import STRINGS
+from viz.labels import escape_label
 
 PAGE = "views/induction.py"
 EN, ZH = STRINGS["en"], STRINGS["zh"]
@@ -36,17 +37,30 @@ def _trained(query=None, **state):
 
 def test_opens_with_the_untrained_probe_and_no_training():
     at = run_app(PAGE)
-    figs = figures_by_key(at)
-    tokens, att = compute.untrained_probe(0)
-    assert [k for k in figs if k.startswith("induction.fig.untrained")] == [
-        f"induction.fig.untrained.{h}" for h in range(att.shape[1])
-    ]  # a chart per head
+    tokens, snap = compute.untrained_probe(0)
     assert "induction._live" not in at.session_state
     assert "induction._run" not in at.session_state
-    for h in range(att.shape[1]):
-        z = plotly_array(figs[f"induction.fig.untrained.{h}"]["data"][0]["z"])
-        assert z.size == len(tokens) ** 2
-        np.testing.assert_allclose(z.reshape(att.shape[-2:]), att[1, h], rtol=1e-6)
+    # layer 1's head that scores highest on the induction pattern, by default
+    best = int(np.argmax(snap.scores["induction"][1]))
+    _assert_probe(at, "induction.fig.untrained", tokens, snap, 1, best)
+
+
+def _probe_heads(at):
+    """The head picker of the probe chart."""
+    (picker,) = [w for w in at.radio if "induction.head" in (w.key or "")]
+    return picker
+
+
+def _assert_probe(at, key, tokens, snap, layer, head) -> None:
+    """The probe chart `key` shows `head` of `layer` in `snap`, token by token."""
+    fig = figures_by_key(at)[key]
+    z = plotly_array(fig["data"][0]["z"]).reshape(len(tokens), len(tokens))
+    np.testing.assert_array_equal(z, snap.probe_attention[layer, head])
+    labels = [escape_label(s) for s in tokens]
+    assert fig["layout"]["xaxis"]["ticktext"] == fig["layout"]["yaxis"]["ticktext"] == labels
+    kind = "previous" if layer == 0 else "induction"
+    score = f"{snap.scores[kind][layer, head]:.2f}"
+    assert f"{layer}, head {head} · {kind} {score}" in fig["layout"]["title"]["text"]
 
 
 def test_trains_both_models_and_shows_every_section():
@@ -55,7 +69,7 @@ def test_trains_both_models_and_shows_every_section():
     assert set(fin.runs) == {1, 2}
     assert all(r.steps_done == min(compute.STEP_CHOICES) for r in fin.runs.values())
     figs = figures_by_key(at)
-    for key in ("curves", "scores.previous", "scores.induction", "probe.0", "top", "parts"):
+    for key in ("curves", "scores.previous", "scores.induction", "probe", "top", "parts"):
         assert f"induction.fig.{key}" in figs, key
     assert "induction.fig.sink" in figs
     # MiniLM's sentence under its chart, not in the title (plotly cuts a long title, unwrapped)
@@ -65,17 +79,51 @@ def test_trains_both_models_and_shows_every_section():
         assert compute.MINILM_SENTENCE in " ".join(c.value for c in at.caption)
 
 
+def test_the_snapshot_slider_shows_that_snapshot_on_the_probe(tiny_pair):
+    at = make_app(PAGE, None, **{"induction._run": tiny_pair}).run()
+    assert not at.exception, at.exception
+    run = tiny_pair.model_run
+    steps = list(run.snapshots)
+    (slider,) = [w for w in at.select_slider if "induction.snapshot" in (w.key or "")]
+    assert [int(s) for s in slider.options] == steps and int(slider.value) == steps[-1]
+    curves = {k: v for k, v in figures_by_key(at).items() if ".scores." in k}
+    assert len(curves) == 2
+    picker = _probe_heads(at)
+    assert list(picker.options)[0].startswith("highest score") and len(picker.options) == 5
+    for step, layer, head in ((steps[0], 1, "best"), (steps[len(steps) // 2], 0, 2),
+                              (steps[-1], 0, "best"), (steps[-1], 1, 3)):  # fmt: skip
+        at.session_state["induction.snapshot"] = step
+        at.session_state["induction.layer"] = layer
+        at.session_state["induction.head"] = head
+        at = rerun(at)
+        snap = run.snapshots[step]
+        kind = "previous" if layer == 0 else "induction"
+        shown = int(np.argmax(snap.scores[kind][layer])) if head == "best" else head
+        _assert_probe(at, "induction.fig.probe", compute.probe_tokens(run.task), snap, layer, shown)
+        # every head offered with its score at this step
+        layer_scores = snap.scores[kind][layer]
+        scores = [f"head {h} · {kind} {x:.2f}" for h, x in enumerate(layer_scores)]
+        assert list(_probe_heads(at).options)[1:] == scores
+        assert f"Step {step}:" in page_text(at)
+        assert at.query_params["head"] in (str(head), [str(head)])
+        # the score curves are the whole run's: the same at every snapshot (not drawn again)
+        assert {k: v for k, v in figures_by_key(at).items() if ".scores." in k} == curves
+
+
 def test_settings_come_from_and_go_to_the_url():
-    at = run_app(PAGE, {"steps": "300", "run_seed": "7", "layer": "0", "typed": "abcabc"})
+    query = {"steps": "300", "run_seed": "7", "layer": "0", "head": "2", "typed": "abcabc"}
+    at = run_app(PAGE, query)
     ss = at.session_state
     assert ss["induction.steps"] == 300 and ss["induction.run_seed"] == 7
     assert ss["induction.layer"] == 0 and ss["induction.typed"] == "abcabc"
+    assert ss["induction.head"] == 2
     assert at.query_params["steps"] == ["300"] or at.query_params["steps"] == "300"
 
 
 def test_invalid_url_settings_keep_their_defaults():
-    at = run_app(PAGE, {"steps": "17", "run_seed": "-1", "layer": "9"})
+    at = run_app(PAGE, {"steps": "17", "run_seed": "-1", "layer": "9", "head": "4"})
     ss = at.session_state
+    assert ss["induction.head"] == "best"
     assert ss["induction.steps"] == InductionChoice().steps
     assert ss["induction.run_seed"] == 0 and ss["induction.layer"] == 1
     assert any("steps" in w.value for w in at.warning)

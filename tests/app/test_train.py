@@ -19,6 +19,7 @@ import safetensors.torch
 
 from mha_core import TASKS, TrainSettings, predict, train_toy
 from tests.helpers.app import figure, make_app, page_text, plotly_array, rerun, run_app
+from tests.helpers.grid import grid_heads, grid_tokens
 from ui.compute import train as compute
 from ui.compute.train import LiveRun, TrainChoice, TryProblem
 from ui.sections import train as train_sections  # its session keys, to set up a run mid-way
@@ -44,14 +45,8 @@ def _train(query=None, **state):
 
 
 def _heads_z(fig) -> list[np.ndarray]:
-    """z of every head of a head_grid figure (one heatmap trace per head)."""
-    out = []
-    for tr in fig["data"]:
-        z = plotly_array(tr["z"])
-        if z.ndim == 1:
-            z = z.reshape(len(plotly_array(tr["y"])), len(plotly_array(tr["x"])))
-        out.append(z.astype(np.float32))
-    return out
+    """The weights of every head of a head_grid figure, one array per head."""
+    return list(grid_heads(fig))
 
 
 def _reference(steps=6, **kw):
@@ -177,6 +172,8 @@ def test_trains_a_tiny_run_to_the_end_and_scrubs_the_snapshots():
     slider = at.select_slider(key="train.snapshot")
     assert [int(s) for s in slider.options] == list(ref.snapshot_steps) == list(range(7))
     assert slider.value == 6
+    align = figure(at, "train.fig.align")
+    assert len(align["data"]) == 4  # one line per cross-attention head
     for step in (0, 3, 6):
         at.select_slider(key="train.snapshot").set_value(step)
         rerun(at)
@@ -186,10 +183,9 @@ def test_trains_a_tiny_run_to_the_end_and_scrubs_the_snapshots():
             np.testing.assert_array_equal(z, ref.snapshots[step].cross[0][h])
         caption = f"Step {step} of 6 · loss on the probe {ref.snapshots[step].loss:.4f}"
         assert caption in page_text(at)
-        marks = figure(at, "train.fig.curves")["layout"]["shapes"]
-        assert {m["x0"] for m in marks} == {step}  # the curve marks the snapshot shown
-        align = figure(at, "train.fig.align")
-        assert len(align["data"]) == 4  # one line per cross-attention head
+        # the curves are the whole run's, the same at every snapshot: not drawn again
+        assert figure(at, "train.fig.curves") == curves
+        assert figure(at, "train.fig.align") == align
 
 
 def test_every_kind_of_attention_per_layer():
@@ -204,13 +200,13 @@ def test_every_kind_of_attention_per_layer():
         np.testing.assert_array_equal(z, ref.snapshots[6].decoder_self[1][h])
         assert np.triu(z, 1).max() == 0.0  # the causal mask: exactly 0 above the diagonal
     fig = figure(at, "train.fig.snapshot")
-    assert fig["layout"]["yaxis"]["ticktext"] == ["&lt;bos&gt;", *"hgfedcba"]
+    assert grid_tokens(fig, "y") == ["&lt;bos&gt;", *"hgfedcba"]
     assert EN["train.hint.decoder_self"] in page_text(at)
     at.radio(key="train.kind").set_value("encoder_self")
     rerun(at)
     heads = _heads_z(figure(at, "train.fig.snapshot"))
     np.testing.assert_array_equal(heads[0], ref.snapshots[6].encoder_self[1][0])
-    assert figure(at, "train.fig.snapshot")["layout"]["xaxis"]["ticktext"][-1] == "&lt;eos&gt;"
+    assert grid_tokens(figure(at, "train.fig.snapshot"))[-1] == "&lt;eos&gt;"
 
 
 def test_a_new_run_replaces_the_old_one():
@@ -289,8 +285,8 @@ def test_try_it_shows_the_models_answer_and_its_attention(small_run):
     for h, z in enumerate(heads):  # the page predicts on one torch thread: other sum order
         np.testing.assert_allclose(z, p.cross[0][h], rtol=1e-5, atol=1e-7)
     fig = figure(at, "train.fig.try")
-    assert fig["layout"]["xaxis"]["ticktext"] == [*"cabbage", "&lt;eos&gt;"]
-    assert fig["layout"]["yaxis"]["ticktext"][0] == "&lt;bos&gt;"
+    assert grid_tokens(fig) == [*"cabbage", "&lt;eos&gt;"]
+    assert grid_tokens(fig, "y")[0] == "&lt;bos&gt;"
 
 
 def test_try_it_short_input_says_it_is_outside_training(small_run):

@@ -58,15 +58,6 @@ def test_training_curves_without_total_steps_span_the_data():
     assert len(empty.data[0].x) == 0 and tuple(empty.layout.xaxis2.range) == (0, 50)
 
 
-def test_marker_step_draws_a_line_in_both_panels():
-    step, loss, token, exact = _history()
-    fig = training_curves(step, loss, token, exact, marker_step=20)
-    shapes = fig.layout.shapes
-    assert len(shapes) == 2
-    assert {(s.xref, s.yref) for s in shapes} == {("x", "y domain"), ("x2", "y2 domain")}
-    assert all(s.x0 == s.x1 == 20 and (s.y0, s.y1) == (0, 1) for s in shapes)
-
-
 def test_training_curve_labels_are_escaped():
     step, loss, token, exact = _history()
     fig = training_curves(
@@ -99,15 +90,13 @@ def test_training_curves_refuse_columns_of_different_lengths():
 def test_alignment_curves_one_line_per_head():
     steps = np.array([0, 20, 40, 60])
     shares = np.array([[0.1, 0.4, 0.8, 0.95], [0.12, 0.2, 0.3, 0.5]])
-    fig = alignment_curves(steps, shares, ["head 0", "head 1"], marker_step=40)
+    fig = alignment_curves(steps, shares, ["head 0", "head 1"])
     assert [tr.name for tr in fig.data] == ["head 0", "head 1"]
     for tr, row in zip(fig.data, shares):
         np.testing.assert_array_equal(tr.x, steps)
         np.testing.assert_array_equal(tr.y, row)
         assert "%{y:.8g}" in tr.hovertemplate
     assert tuple(fig.layout.yaxis.range) == (-0.02, 1.02)
-    (marker,) = fig.layout.shapes
-    assert marker.x0 == marker.x1 == 40
     assert fig.data[0].line.color != fig.data[1].line.color
 
 

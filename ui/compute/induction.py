@@ -25,7 +25,7 @@ from mha_core.gpt import (
     pretrained_sink_share,
     sink_share,
 )
-from mha_core.gpt.training import TRAIN_THREADS, _torch_threads
+from mha_core.gpt.training import TRAIN_THREADS, DecoderSnapshot, _torch_threads
 from mha_core.layer.limits import MAX_SEED as MAX_SEED
 from ui.compute import pretrained
 from ui.compute.live import LiveTraining
@@ -84,11 +84,11 @@ class LivePair(LiveTraining):
 
 # --- the untrained model and the sink of MiniLM (cached) ---------------------------------------
 @st.cache_data(max_entries=8, show_spinner=False)
-def untrained_probe(seed: int) -> tuple[tuple[str, ...], np.ndarray]:
-    """The probe's tokens and the untrained 2-layer model's attention (L, nh, T, T)."""
+def untrained_probe(seed: int) -> tuple[tuple[str, ...], DecoderSnapshot]:
+    """The probe's tokens and the untrained 2-layer model's snapshot: its attention on the
+    probe (L, nh, T, T) and its head scores."""
     trainer = DecoderTrainer(InductionChoice(seed=seed).settings(max(LAYERS)))
-    snap = trainer.result().snapshots[0]
-    return probe_tokens(trainer.task), snap.probe_attention
+    return probe_tokens(trainer.task), trainer.result().snapshots[0]
 
 
 def probe_tokens(task: InductionTask) -> tuple[str, ...]:

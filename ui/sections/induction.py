@@ -16,7 +16,7 @@ import streamlit as st
 import viz
 from mha_core.gpt import DecoderSettings, InductionTask
 from ui import controls as ctl
-from ui import widgets
+from ui import url, widgets
 from ui.compute import induction as compute
 from ui.compute.induction import FinishedPair, InductionChoice, LivePair, NextToken, TypedProblem
 from ui.i18n import t
@@ -27,6 +27,7 @@ from viz.matrix import matrix_heatmap
 
 K_STEPS, K_SEED = "induction.steps", "induction.run_seed"
 K_LAYER, K_SNAP, K_TYPED = "induction.layer", "induction.snapshot", "induction.typed"
+K_HEAD = "induction.head"
 LIVE, RUN, STOP = live_run.live_keys("induction")
 TYPED_DEFAULT = "xkcdqwertyuipzmbqwerty"
 TYPED_CHARS = 200
@@ -34,7 +35,13 @@ TYPED_CHARS = 200
 _D = InductionChoice()
 _S = DecoderSettings()
 _TASK = InductionTask()
-DEFAULTS = {K_STEPS: _D.steps, K_SEED: _D.seed, K_LAYER: 1, K_TYPED: TYPED_DEFAULT}
+BEST = "best"  # the head option that follows the highest score of the layer's pattern
+HEADS = (BEST, *range(_S.n_heads))
+DEFAULTS = {K_STEPS: _D.steps, K_SEED: _D.seed, K_LAYER: 1, K_HEAD: BEST, K_TYPED: TYPED_DEFAULT}
+
+
+def _parse_head(raw: str) -> str | int:
+    return BEST if raw == BEST else parse_int(raw, 0, _S.n_heads - 1)
 
 
 def _parse_steps(raw: str) -> int:
@@ -49,6 +56,7 @@ URL_PARSERS = {
     K_SEED: lambda r: parse_int(r, 0, compute.MAX_SEED),
     K_LAYER: lambda r: parse_int(r, 0, _S.n_layers - 1),
     K_SNAP: lambda r: parse_int(r, 0, max(compute.STEP_CHOICES)),
+    K_HEAD: _parse_head,
     K_TYPED: lambda r: r[:TYPED_CHARS],
 }
 
@@ -85,38 +93,46 @@ def controls() -> None:
     live_run.buttons("induction", _start)
 
 
-def _layer_control() -> int:
-    return ctl.radio(
-        t("induction.layer"),
-        list(range(_S.n_layers)),
-        key=K_LAYER,
-        horizontal=True,
+def _kind(layer: int) -> str:
+    """The pattern a layer's heads are scored on: previous token in layer 0, induction above."""
+    return "previous" if layer == 0 else "induction"
+
+
+def _probe_view(snap, tokens, key: str) -> None:
+    """The layer and head pickers beside one head's attention on the probe in `snap` (the
+    whole probe stays legible on a phone); each head is offered with its score, and "best"
+    follows the head that scores highest. A step redraws this one chart."""
+    c_pick, c_chart = st.columns([1, 2])
+    layer = ctl.radio(
+        t("induction.layer"), list(range(_S.n_layers)), key=K_LAYER, horizontal=True, where=c_pick
     )
+    kind = _kind(layer)
+    scores = snap.scores[kind][layer]  # (nh,)
+    best = int(np.argmax(scores))
 
+    def label(h) -> str:
+        if h == BEST:
+            return t("induction.head_best", h=best)
+        return t("induction.head_title_score", h=h, kind=t(f"induction.kind.{kind}"),
+                 score=f"{scores[h]:.2f}")  # fmt: skip
 
-def _probe_grid(weights: np.ndarray, tokens, key: str, titles: list[str] | None = None) -> None:
-    """One layer's heads (nh, T, T) on the probe: a chart per head (`key`.h), two per row on a
-    wide screen and one per row on a phone (the columns stack), where every symbol's label
-    still has room; one colour scale for all heads."""
-    nh = weights.shape[0]
-    titles = titles or [t("induction.head_title", h=h) for h in range(nh)]
-    zmax = float(np.max(weights)) if weights.size else 1.0
-    for row in range(0, nh, 2):
-        for h, col in zip(range(row, min(row + 2, nh)), st.columns(2)):
-            fig = matrix_heatmap(
-                weights[h],
-                list(tokens),
-                list(tokens),
-                title=titles[h],
-                row_title=t("induction.query"),
-                col_title=t("induction.key"),
-                value_label=t("induction.weight"),
-                colorscale=viz.DEFAULT_PALETTE,
-                signed=False,
-                zmax=zmax,
-                colorbar_below=True,  # the side bar would take a third of a phone's width
-            )
-            widgets.plot(fig, key=f"{key}.{h}", where=col)
+    choice = ctl.radio(t("induction.head"), HEADS, key=K_HEAD, format_func=label, where=c_pick)
+    head = best if choice == BEST else choice
+    weights = snap.probe_attention[layer]  # (nh, T, T)
+    fig = matrix_heatmap(
+        weights[head],
+        list(tokens),
+        list(tokens),
+        title=t("induction.probe_head", layer=layer, head=label(head)),
+        row_title=t("induction.query"),
+        col_title=t("induction.key"),
+        value_label=t("induction.weight"),
+        colorscale=viz.DEFAULT_PALETTE,
+        signed=False,
+        zmax=float(np.max(weights)),  # one scale for the layer's heads
+        colorbar_below=True,  # the side bar would take a third of a phone's width
+    )
+    widgets.plot(fig, key=key, where=c_chart)
 
 
 def untrained() -> None:
@@ -126,10 +142,14 @@ def untrained() -> None:
         return
     st.header(t("induction.probe.title"))
     st.markdown(t("induction.probe.text", probe="".join(_TASK.probe)))
-    layer = _layer_control()
-    tokens, att = compute.untrained_probe(ss[K_SEED])
-    st.info(t("induction.untrained", layer=layer))
-    _probe_grid(att[layer], tokens, "induction.fig.untrained")
+    _untrained_view(ss[K_SEED])
+
+
+@url.fragment
+def _untrained_view(seed: int) -> None:
+    tokens, snap = compute.untrained_probe(seed)
+    st.info(t("induction.untrained", layer=st.session_state[K_LAYER]))
+    _probe_view(snap, tokens, "induction.fig.untrained")
 
 
 def _names() -> list[str]:
@@ -192,11 +212,10 @@ def summary(fin: FinishedPair) -> None:
 
 
 def scores(fin: FinishedPair) -> None:
+    """The head scores over training, then a snapshot's attention on the probe."""
     run = fin.model_run
     st.header(t("induction.scores.title"))
     st.markdown(t("induction.scores.text"))
-    steps = list(run.snapshots)
-    snap_step = ctl.select_slider(t("induction.snap"), steps, key=K_SNAP, fallback=steps[-1])
     cols = st.columns(2)
     for col, (kind, layer) in zip(
         cols, (("previous", 0), ("induction", run.settings.n_layers - 1))
@@ -208,30 +227,27 @@ def scores(fin: FinishedPair) -> None:
             x,
             s[:, layer],
             names,
-            marker_step=snap_step,
             step_label=t("induction.axis.step"),
             value_label=t("induction.scores.value"),
             title=t(f"induction.scores.{kind}"),
         )
         with col:
             widgets.plot(fig, key=f"induction.fig.scores.{kind}")
-    snap = run.snapshots[snap_step]
-    st.caption(t("induction.snap.caption", step=snap_step, acc=f"{snap.accuracy:.1%}"))
     st.subheader(t("induction.probe_attention"))
     st.markdown(t("induction.probe.text", probe="".join(run.task.probe)))
-    layer = _layer_control()
-    kind = "previous" if layer == 0 else "induction"
-    titles = [
-        t(
-            "induction.head_title_score",
-            h=h,
-            kind=t(f"induction.kind.{kind}"),
-            score=f"{snap.scores[kind][layer, h]:.2f}",
-        )
-        for h in range(snap.probe_attention.shape[1])
-    ]
-    tokens = compute.probe_tokens(run.task)
-    _probe_grid(snap.probe_attention[layer], tokens, "induction.fig.probe", titles)
+    snapshot(fin)
+
+
+@url.fragment
+def snapshot(fin: FinishedPair) -> None:
+    """A snapshot's step and the probe's attention in it. Its slider and pickers rerun this
+    section alone: a step redraws the probe's chart only (the curves above stay)."""
+    run = fin.model_run
+    steps = list(run.snapshots)
+    snap_step = ctl.select_slider(t("induction.snap"), steps, key=K_SNAP, fallback=steps[-1])
+    snap = run.snapshots[snap_step]
+    st.caption(t("induction.snap.caption", step=snap_step, acc=f"{snap.accuracy:.1%}"))
+    _probe_view(snap, compute.probe_tokens(run.task), "induction.fig.probe")
 
 
 def _problem(p: TypedProblem, max_len: int) -> None:

@@ -18,7 +18,7 @@ import viz
 from mha_core import TASKS
 from mha_core.transformer.prediction import Prediction
 from ui import controls as ctl
-from ui import widgets
+from ui import url, widgets
 from ui.compute import train as compute
 from ui.compute.train import FinishedRun, LiveRun, TrainChoice, TryProblem
 from ui.i18n import t
@@ -202,14 +202,13 @@ def _settings_line(choice: TrainChoice) -> str:
     )
 
 
-def _curve_figure(cols: dict, total: int, title: str, marker: int | None = None):
+def _curve_figure(cols: dict, total: int, title: str):
     return training_curves(
         cols["step"],
         cols["loss"],
         cols["token_acc"],
         cols["exact_acc"],
         total_steps=total,
-        marker_step=marker,
         title=title,
         step_label=t("train.axis.step"),
         loss_label=t("train.axis.loss"),
@@ -260,9 +259,7 @@ def _snapshot_step(run) -> int:
 
 def curves(fin: FinishedRun) -> None:
     run = fin.run
-    fig = _curve_figure(
-        run.history_columns(), run.settings.steps, t("train.fig.curves"), marker=_snapshot_step(run)
-    )
+    fig = _curve_figure(run.history_columns(), run.settings.steps, t("train.fig.curves"))
     widgets.plot(fig, key="train.fig.curves")
     st.caption(t("train.curves_note"))
     files = (
@@ -296,7 +293,9 @@ def _hint(kind: str, task: str) -> str:
 
 def _grid(weights: np.ndarray, rows, cols, titles: list[str], key: str) -> None:
     label = t("train.weight")
-    fig = viz.head_grid(weights, list(rows), list(cols), titles=titles, value_label=label)
+    fig = viz.head_grid(
+        weights, list(rows), list(cols), titles=titles, value_label=label, one_trace=True
+    )
     widgets.plot(fig, key=key)
 
 
@@ -331,14 +330,35 @@ def before_training(choice: TrainChoice) -> None:
 
 
 def snapshots(fin: FinishedRun) -> None:
-    """The slider over the saved snapshots, and the probe's attention at the chosen one."""
+    """The slider over the saved snapshots and the probe's attention at the chosen one; how the
+    heads aligned over the whole run."""
     run = fin.run
-    steps = list(run.snapshot_steps)
-    probe = " ".join(run.task.probe)
     st.header(t("train.snap.title"))
-    st.markdown(t("train.snap.text", probe=probe))
+    st.markdown(t("train.snap.text", probe=" ".join(run.task.probe)))
+    snapshot(fin)
+    over_time = compute.alignment_over_time(run)
+    if over_time is not None:
+        st.subheader(t("train.align.title"))
+        st.markdown(t(f"train.align.text.{run.task.name}"))
+        L, nh, _ = over_time.shape
+        names = [t("train.align.name", layer=i, h=h) for i in range(L) for h in range(nh)]
+        fig = alignment_curves(
+            list(run.snapshot_steps),
+            over_time.reshape(L * nh, -1),
+            names,
+            step_label=t("train.axis.step"),
+            value_label=t("train.align.value"),
+        )
+        widgets.plot(fig, key="train.fig.align")
+
+
+@url.fragment
+def snapshot(fin: FinishedRun) -> None:
+    """A snapshot's step and the probe's attention in it. The slider and the pickers rerun this
+    section alone: a step redraws one chart (the curves stay)."""
+    run = fin.run
     _snapshot_step(run)
-    step = ctl.select_slider(t("train.snapshot"), steps, key=K_SNAP)
+    step = ctl.select_slider(t("train.snapshot"), list(run.snapshot_steps), key=K_SNAP)
     snap = run.snapshots[step]
     st.caption(
         t(
@@ -350,21 +370,6 @@ def snapshots(fin: FinishedRun) -> None:
         )
     )
     _probe_heads(snap, run.task, run.settings.n_layers, (run.probe_src, run.probe_tgt_in))
-    over_time = compute.alignment_over_time(run)
-    if over_time is not None:
-        st.subheader(t("train.align.title"))
-        st.markdown(t(f"train.align.text.{run.task.name}"))
-        L, nh, _ = over_time.shape
-        names = [t("train.align.name", layer=i, h=h) for i in range(L) for h in range(nh)]
-        fig = alignment_curves(
-            steps,
-            over_time.reshape(L * nh, -1),
-            names,
-            marker_step=step,
-            step_label=t("train.axis.step"),
-            value_label=t("train.align.value"),
-        )
-        widgets.plot(fig, key="train.fig.align")
 
 
 def _problem(p: TryProblem, task) -> None:
