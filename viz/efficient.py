@@ -10,7 +10,7 @@ import plotly.graph_objects as go
 
 from .axes import token_axis
 from .figure import figure, named_colorscale, style
-from .heatmap import DEFAULT_PALETTE, DIVERGING, heatmap_trace
+from .heatmap import DEFAULT_PALETTE, DIVERGING, STRIP_AXES, Strip, head_grid, heatmap_trace
 from .labels import check_lengths, escape_label
 from .lines import line_layout, line_trace
 from .positional import QUALITATIVE
@@ -19,20 +19,33 @@ _PLAIN_AXIS = {"showgrid": False, "zeroline": False}
 _MASK_SCALE = [[0.0, "rgba(128,128,128,0.12)"], [1.0, "#0072B2"]]
 
 
-def kv_groups(
+def grouped_heads(
+    weights: np.ndarray,
+    tokens,
     kv_head: list[int] | tuple[int, ...],
     *,
-    query_label: str = "query head",
-    kv_label: str = "key/value head",
-    height: int = 220,
+    titles: list[str],
+    query_label: str = "query heads",
+    kv_label: str = "key/value heads",
+    value_label: str = "weight",
+    colorscale: str = DEFAULT_PALETTE,
 ) -> go.Figure:
-    """Query heads on the top row, key/value heads on the bottom, a line from each query head
-    to the key/value head it reads; one colour per group."""
+    """Grouped-query attention in one chart: above, the query heads (top row) joined to the
+    key/value head each reads (bottom row), one colour per group; below, every head's weights
+    (nh, T, T) as `head_grid` draws them (one trace)."""
+    strip = _kv_strip(kv_head, escape_label(query_label), escape_label(kv_label))
+    return head_grid(
+        weights, tokens, titles=titles, value_label=value_label, colorscale=colorscale,
+        one_trace=True, above=strip,
+    )  # fmt: skip
+
+
+def _kv_strip(kv_head, q_t: str, kv_t: str, px: int = 130) -> Strip:
+    """The query heads -> key/value heads diagram, as a strip above the grid."""
     kv_head = [int(g) for g in kv_head]
     nh, n_kv = len(kv_head), max(kv_head) + 1 if kv_head else 0
     span = max(nh - 1, 1)
     kv_x = [(g + 0.5) * nh / max(n_kv, 1) - 0.5 for g in range(n_kv)]  # centred under groups
-    q_t, kv_t = escape_label(query_label), escape_label(kv_label)
     data = []
     for h, g in enumerate(kv_head):
         data.append(
@@ -50,18 +63,18 @@ def kv_groups(
     data.append(
         _nodes(kv_x, 0, list(range(n_kv)), f"{kv_t} %{{text}}<extra></extra>", "square", 18)
     )
-    layout = {
-        "xaxis": {"visible": False, "range": [-0.7, span + 0.7]},
-        "yaxis": {
-            "tickmode": "array",
-            "tickvals": [0, 1],
-            "ticktext": [kv_t, q_t],
-            "range": [-0.4, 1.4],
-            **_PLAIN_AXIS,
-        },
-        "showlegend": False,
+    xs, ys = STRIP_AXES
+    axes = {
+        f"xaxis{xs[1:]}": {"visible": False, "range": [-0.7, span + 0.7], "fixedrange": True},
+        f"yaxis{ys[1:]}": {"visible": False, "range": [-0.75, 1.75], "fixedrange": True},
     }
-    return figure(data, style(layout, height=height))
+    # the rows' names at the left, above the query heads' numbers and below the key/value's
+    names = [
+        {"text": text, "xref": "paper", "x": 0.0, "xanchor": "left", "yref": ys, "y": y,
+         "yanchor": anchor, "showarrow": False, "font": {"size": 12}}
+        for text, y, anchor in ((q_t, 1.75, "top"), (kv_t, -0.75, "bottom"))
+    ]  # fmt: skip
+    return Strip(data, axes, px, tuple(names))
 
 
 def _nodes(x, y: float, groups, hover: str, symbol: str, size: int = 14) -> dict:
@@ -286,7 +299,7 @@ __all__ = [
     "DEFAULT_PALETTE",
     "cache_step",
     "curves",
-    "kv_groups",
+    "grouped_heads",
     "mask_matrix",
     "partial_outputs",
     "tiled_scores",

@@ -153,6 +153,21 @@ class _Heads(NamedTuple):
     value_label: str
     zmin: float | None
     numbered: bool = True
+    above: Strip | None = None
+
+
+class Strip(NamedTuple):
+    """A small figure drawn above a one-trace head grid, in the same chart: its traces (on
+    axes "x30" / "y30"), those axes' layout (without domains: the grid sets them) and its
+    height in px. One chart is quicker to redraw than two (bench/ui_latency.py)."""
+
+    data: list[dict]
+    axes: dict  # {"xaxis30": {...}, "yaxis30": {...}}
+    px: int
+    annotations: tuple = ()  # on the strip's axes (xref "x30", yref "y30") or paper x
+
+
+STRIP_AXES = ("x30", "y30")
 
 
 def head_grid(
@@ -168,6 +183,7 @@ def head_grid(
     zmin: float | None = 0.0,
     one_trace: bool = False,
     numbered: bool = True,
+    above: Strip | None = None,
 ) -> go.Figure:
     """All heads (nh, Tq, Tk) in one figure: rows x cols of heads, each titled, with the
     tokens on its axes.
@@ -189,14 +205,17 @@ def head_grid(
     if len(titles) != nh:
         raise ValueError(f"{nh} heads but {len(titles)} titles")
     cols = cols or min(nh, 2)  # two heads a row: readable on a phone (390 px) and a laptop
+    if above is not None and not one_trace:
+        raise ValueError("a strip above the heads needs the one-trace grid")
     heads = _Heads(
         weights, q_tokens, k_tokens, titles, math.ceil(nh / cols), cols,
-        shared_scale, colorscale, value_label, zmin, numbered,
+        shared_scale, colorscale, value_label, zmin, numbered, above,
     )  # fmt: skip
     return _one_trace(heads) if one_trace else _subplots(heads)
 
 
 HEAD_TITLE_PX = 26  # a head's title above it
+STRIP_GAP_PX = HEAD_TITLE_PX + 18  # between a strip above the grid and its first head titles
 # The customdata of a one-trace grid's gap cells. Not -1: int16 -1 is the bytes FF FF, whose
 # base64 is mostly "/", which plotly's JSON writes as the six characters "\u002f" (a 16-head
 # grid of 64 tokens was 1.5 MB, 0.6 MB of it escaped gaps).
@@ -402,8 +421,31 @@ def _one_trace(hd: _Heads) -> go.Figure:
         data.append(axis_anchor(f"x{r + 2}", "y"))
     plot_h = n_y * cell_px
     top = MODEBAR_PX + HEAD_TITLE_PX + 6  # the head titles below the chart's toolbar
+    if hd.above is not None:
+        plot_h, top = _strip_above(hd.above, data, layout, plot_h), MODEBAR_PX + 6
     height = int(plot_h + top + _x_label_px(hd.k_tokens) + 10)
     return figure(data, style(layout, height=height, top=top))
+
+
+def _strip_above(strip: Strip, data: list[dict], layout: dict, grid_px: float) -> float:
+    """Put `strip` above the grid of `data` / `layout` (changed here): the grid keeps its px,
+    every paper-y of it (its y domain, the key rows' positions, the colour bar) is scaled into
+    the lower part. Returns the new plot height in px."""
+    plot_px = grid_px + STRIP_GAP_PX + strip.px
+    f = grid_px / plot_px  # the grid's share of the plot's height
+    layout["yaxis"]["domain"] = [0.0, f]
+    for key, axis in layout.items():
+        if key.startswith("xaxis") and isinstance(axis, dict) and "position" in axis:
+            axis["position"] *= f
+    data[0]["colorbar"]["y"] = f
+    xs, ys = STRIP_AXES
+    layout.update(strip.axes)
+    layout[f"yaxis{ys[1:]}"]["domain"] = [1.0 - strip.px / plot_px, 1.0]
+    layout[f"yaxis{ys[1:]}"]["anchor"] = xs
+    layout[f"xaxis{xs[1:]}"]["anchor"] = ys
+    layout["annotations"] = [*layout.get("annotations", []), *strip.annotations]
+    data.extend({**tr, "xaxis": xs, "yaxis": ys} for tr in strip.data)
+    return plot_px
 
 
 def heatmap_row(

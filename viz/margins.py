@@ -100,9 +100,10 @@ def _top_titles(layout: dict) -> bool:
         ref = a.get("yref") or "paper"
         if ref == "paper" and (a.get("y") or 0) >= 0.999:
             return True
-        axis = layout.get(f"yaxis{ref[1:]}") if ref.startswith("y") else None
-        rng = (axis or {}).get("range")
-        if rng and a.get("y") is not None and abs(a["y"] - rng[1]) < 1e-9:  # range: [bottom, top]
+        axis = (layout.get(f"yaxis{ref[1:]}") if ref.startswith("y") else None) or {}
+        rng, top = axis.get("range"), (axis.get("domain") or (0.0, 1.0))[1]
+        on_top = rng and a.get("y") is not None and abs(a["y"] - rng[1]) < 1e-9  # [bottom, top]
+        if on_top and top >= 0.999:  # the chart's top edge, not below a strip above the axis
             return True
     return False
 

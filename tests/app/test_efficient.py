@@ -18,7 +18,7 @@ from ui.numbers import num
 PAGE = "views/efficient.py"
 TOKENS = ["I", "want", "to", "live", "in", "Europe", "."]
 CHARTS = {  # by tab: only the open one is drawn
-    "gqa": ["efficient.groups_fig", "efficient.gqa_fig"],
+    "gqa": ["efficient.gqa_fig"],  # the groups above the heads, one chart
     "cache": ["efficient.step_fig", "efficient.growth_fig"],
     "calculator": [],
     "masks": [
@@ -111,8 +111,10 @@ def test_kv_heads_slider_pools_keys_and_values_per_group(n_kv):
     ref = F.scaled_dot_product_attention(q, kg, vg, enable_gqa=True)
     mha = F.scaled_dot_product_attention(q, k, v)
     assert f"by up to {num(float((ref - mha).abs().max()))}" in page_text(at)
-    groups = figure(at, "efficient.groups_fig")["data"]
+    groups = [d for d in figure(at, "efficient.gqa_fig")["data"] if d.get("yaxis") == "y30"]
     assert len(groups) == 4 + 2  # one line per query head, then the two rows of nodes
+    kv = plotly_array(groups[-1]["x"])  # the key/value heads, each under its group
+    assert len(kv) == n_kv
 
 
 def test_cache_steps_and_growth():

@@ -10,7 +10,9 @@ import plotly.graph_objects as go
 import plotly.io as pio
 import pytest
 
+from tests.helpers.grid import grid_heads
 from viz import efficient as eviz
+from viz import heatmap
 
 TOKS = ["the", "<b>x</b>", "a & b", "the"]
 
@@ -24,7 +26,10 @@ def _builds():
     scores = rng.normal(size=(4, 4))
     scores[np.triu_indices(4, 1)] = -np.inf
     return {
-        "kv_groups": lambda: eviz.kv_groups([0, 0, 1, 1], query_label="<b>q</b>"),
+        "grouped_heads": lambda: eviz.grouped_heads(
+            rng.dirichlet(np.ones(4), size=(4, 4)), TOKS, [0, 0, 1, 1], titles=list("abcd"),
+            query_label="<b>q</b>", kv_label="<i>kv</i>",
+        ),  # fmt: skip
         "cache_step": lambda: eviz.cache_step(np.full((2, 3), 1 / 3), TOKS[:3], title="<i>t</i>"),
         "curves": lambda: eviz.curves(
             [1, 2, 4], [np.ones(3), np.arange(3.0)], names=["<b>a</b>", "b"], x_title="T",
@@ -77,8 +82,30 @@ def test_cache_step_refuses_labels_that_do_not_fit():
         eviz.cache_step(np.ones((2, 3)), ["a", "b"])
 
 
-def test_kv_groups_draws_one_line_per_query_head():
-    fig = eviz.kv_groups([0, 0, 0, 1, 1, 1])
-    lines = [d for d in fig.data if d.mode == "lines"]
-    assert len(lines) == 6
-    assert lines[4].x[1] == lines[3].x[1] != lines[0].x[1]  # heads 3 and 4 share K/V head 1
+def test_grouped_heads_joins_query_heads_to_their_kv_head_above_the_grid():
+    w = np.random.default_rng(1).dirichlet(np.ones(5), size=(6, 5)).astype(np.float32)
+    fig = eviz.grouped_heads(w, list("abcde"), [0, 0, 0, 1, 1, 1], titles=list("uvwxyz"))
+    spec = fig.to_dict()
+    lines = [d for d in spec["data"] if d.get("mode") == "lines"]
+    assert len(lines) == 6 and all((d["xaxis"], d["yaxis"]) == ("x30", "y30") for d in lines)
+    assert lines[4]["x"][1] == lines[3]["x"][1] != lines[0]["x"][1]  # 3 and 4 share K/V head 1
+    np.testing.assert_array_equal(grid_heads(spec), w)  # every head, exact, in one chart
+    lay = spec["layout"]
+    grid_top = lay["yaxis"]["domain"][1]
+    assert grid_top < lay["yaxis30"]["domain"][0]  # the diagram above the heads, apart
+    rows = [a["position"] for k, a in lay.items() if k.startswith("xaxis") and "position" in a]
+    assert rows and all(0 <= p < grid_top for p in rows)  # each row's key labels in the grid
+    assert spec["data"][0]["colorbar"]["y"] == grid_top  # the colour bar beside the first row
+    # the grid keeps its own height: the diagram adds its px to the chart
+    plain = heatmap.head_grid(w, list("abcde"), titles=list("uvwxyz"), one_trace=True)
+    plot_px = lay["height"] - lay["margin"]["t"] - lay["margin"]["b"]
+    plain_px = plain.layout.height - plain.layout.margin.t - plain.layout.margin.b
+    assert plot_px * grid_top == pytest.approx(plain_px, abs=1)
+
+
+def test_a_strip_needs_the_one_trace_grid():
+    with pytest.raises(ValueError, match="one-trace"):
+        heatmap.head_grid(
+            np.ones((2, 3, 3)) / 3, list("abc"), above=heatmap.Strip([], {}, 100), one_trace=False
+        )
+

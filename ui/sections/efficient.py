@@ -77,13 +77,12 @@ def grouped(s: Sentence, n_kv: int) -> None:
     nh = s.n_heads
     kind = "mha" if n_kv == nh else "mqa" if n_kv == 1 else "gqa"
     st.markdown(t(f"efficient.gqa_kind.{kind}", nh=nh, n_kv=n_kv, group=nh // n_kv))
-    fig = eviz.kv_groups(
-        g.kv_head, query_label=t("efficient.query_head"), kv_label=t("efficient.kv_head")
-    )
-    widgets.plot(fig, key="efficient.groups_fig")
     titles = [t("efficient.head_title", h=h, g=g.kv_head[h]) for h in range(nh)]
-    fig = head_grid(g.weights, s.tokens, titles=titles, one_trace=True)
-    widgets.plot(fig, key="efficient.gqa_fig")
+    fig = eviz.grouped_heads(
+        g.weights, s.tokens, g.kv_head, titles=titles,
+        query_label=t("efficient.query_head"), kv_label=t("efficient.kv_head"),
+    )  # fmt: skip
+    widgets.plot(fig, key="efficient.gqa_fig")  # one chart: a heads step redraws one
     st.caption(t("efficient.gqa_pooling", n_kv=n_kv))
     diff = "efficient.gqa_same" if n_kv == nh else "efficient.gqa_diff"
     st.info(t(diff, diff=num(g.max_diff_mha), sdpa=num(g.max_diff_sdpa), n_kv=n_kv, nh=nh))
