@@ -10,7 +10,7 @@ pytestmark = pytest.mark.browser
 
 URL_PATH = "efficient"
 TITLE_EN = "Efficient attention: how today's language models attend"
-N_CHARTS = 2  # the first tab's (fewer key/value heads); only the open tab is drawn
+N_CHARTS = 1  # the first tab's: the groups above the heads; only the open tab is drawn
 
 
 def _wait_charts(pg, n: int = N_CHARTS) -> None:
@@ -30,7 +30,7 @@ def _open(pg, url: str, n: int = N_CHARTS) -> None:
 
 
 def _kv_nodes(pg) -> int:
-    """How many key/value heads the groups diagram draws (its last trace: the bottom nodes)."""
+    """How many key/value heads the groups strip draws (its last trace: the bottom nodes)."""
     return pg.evaluate(
         "() => { const g = [...document.querySelectorAll('.js-plotly-plot')][0];"
         " return g._fullData[g._fullData.length - 1].x.length; }"

@@ -88,10 +88,12 @@ EN = {
     "train.layer": "Layer",
     "train.hint.cross.reverse": "Row t is the decoder reading its t-th symbol (`<bos>` first) "
     "to predict the next one; columns are the input symbols. To reverse, row t must read source "
-    "position n−1−t: a trained head draws an **anti-diagonal**.",
+    "position n−1−t: a trained head draws an **anti-diagonal**. Beside each head's number: the "
+    "mean weight its rows put on that position.",
     "train.hint.cross.copy": "Row t is the decoder reading its t-th symbol (`<bos>` first) to "
     "predict the next one; columns are the input symbols. To copy, row t must read source "
-    "position t: a trained head draws a **diagonal**.",
+    "position t: a trained head draws a **diagonal**. Beside each head's number: the mean "
+    "weight its rows put on that position.",
     "train.hint.cross.sort": "Row t is the decoder reading its t-th symbol (`<bos>` first) to "
     "predict the next one; columns are the input symbols. Sorting has no fixed position: a head "
     "must find the next symbol in alphabet order wherever it is.",
@@ -101,7 +103,7 @@ EN = {
     "symbol sees every symbol.",
     "train.weight": "weight",
     "train.head_title": "head {h}",
-    "train.head_title_share": "head {h} · {share} on target",
+    "train.head_title_share": "head {h} · {share}",
     "train.align.title": "How the cross-attention heads align",
     "train.align.text.reverse": "For each cross-attention head: the mean weight its rows put "
     "on the mirrored source position, at every snapshot. A head that has learned to reverse "
@@ -205,9 +207,11 @@ ZH = {
     "train.kind.encoder_self": "编码器自注意力",
     "train.layer": "层",
     "train.hint.cross.reverse": "第 t 行是解码器读入它的第 t 个符号(先是 `<bos>`)来预测下一个;"
-    "列是输入符号。要反转,第 t 行必须读取源位置 n−1−t:训练好的头会画出一条**反对角线**。",
+    "列是输入符号。要反转,第 t 行必须读取源位置 n−1−t:训练好的头会画出一条**反对角线**。"
+    "每个头编号旁是它各行放在该位置上的平均权重。",
     "train.hint.cross.copy": "第 t 行是解码器读入它的第 t 个符号(先是 `<bos>`)来预测下一个;"
-    "列是输入符号。要复制,第 t 行必须读取源位置 t:训练好的头会画出一条**对角线**。",
+    "列是输入符号。要复制,第 t 行必须读取源位置 t:训练好的头会画出一条**对角线**。"
+    "每个头编号旁是它各行放在该位置上的平均权重。",
     "train.hint.cross.sort": "第 t 行是解码器读入它的第 t 个符号(先是 `<bos>`)来预测下一个;"
     "列是输入符号。排序没有固定的位置:头必须找到按字母顺序的下一个符号,无论它在哪里。",
     "train.hint.decoder_self": "解码器的掩码自注意力:第 t 行只能看到第 0 到 t 行(对角线以上的"
@@ -215,7 +219,7 @@ ZH = {
     "train.hint.encoder_self": "编码器对输入符号的自注意力:每个符号都能看到所有符号。",
     "train.weight": "权重",
     "train.head_title": "头 {h}",
-    "train.head_title_share": "头 {h} · 目标上 {share}",
+    "train.head_title_share": "头 {h} · {share}",
     "train.align.title": "交叉注意力头如何对齐",
     "train.align.text.reverse": "对每个交叉注意力头:在每个快照中,它的各行放在镜像源位置上的平均"
     "权重。学会了反转的头会升向 1。",
