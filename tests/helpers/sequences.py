@@ -127,6 +127,7 @@ CONTROLS: dict[str, dict[str, list]] = {
         "induction.steps": [20, 100, 1500],
         "induction.run_seed": [0, 2],
         "induction.layer": [0, 1, 5],
+        "induction.head": ["best", 0, 3, 7],
         "induction.typed": ["", "abcdefabcdef", "<b>x</b> 1 2", "🙂 z"],
     },
     "reading": {
