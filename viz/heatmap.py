@@ -194,6 +194,8 @@ def head_grid(
     separated by empty cells, each titled with its key labels under it and the query labels at
     the start of each row (`_one_trace`); the browser draws it faster (bench/plotly_draw.py; a
     heads step on the home page, bench/ui_latency.py).
+    above: a `Strip` drawn above the heads in the same chart (one-trace grid only), e.g. the
+    efficient page's query -> key/value groups.
     """
     weights = np.asarray(weights, dtype=np.float32)
     if weights.ndim != 3:

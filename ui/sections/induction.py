@@ -148,7 +148,8 @@ def untrained() -> None:
 @url.fragment
 def _untrained_view(seed: int) -> None:
     tokens, snap = compute.untrained_probe(seed)
-    st.info(t("induction.untrained", layer=st.session_state[K_LAYER]))
+    layer = ctl.clamp(K_LAYER, range(_S.n_layers))  # a stale one is not named in the note
+    st.info(t("induction.untrained", layer=layer))
     _probe_view(snap, tokens, "induction.fig.untrained")
 
 
