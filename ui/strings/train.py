@@ -68,8 +68,8 @@ EN = {
     "train.axis.exact_acc": "exact-sequence accuracy",
     "train.axis.accuracy": "accuracy",
     "train.curves_note": "Measured on each step's training batch with teacher forcing (the "
-    "decoder reads the correct previous symbols); the dotted line marks the snapshot shown "
-    "below.",
+    "decoder reads the correct previous symbols). The slider below picks a snapshot of this "
+    "run to look at.",
     "train.download_weights": "Weights (safetensors)",
     "train.download_history": "History (CSV)",
     "train.download_help": "The weights load with `safetensors.torch.load_file`; the settings "
@@ -190,7 +190,7 @@ ZH = {
     "train.axis.exact_acc": "整句准确率",
     "train.axis.accuracy": "准确率",
     "train.curves_note": "在每一步的训练批次上使用教师强制(解码器读入正确的前一个符号)测得;"
-    "虚线标出下方显示的快照。",
+    "下方的滑块选择要查看的本次训练的快照。",
     "train.download_weights": "权重 (safetensors)",
     "train.download_history": "训练记录 (CSV)",
     "train.download_help": "权重可用 `safetensors.torch.load_file` 读取;设置和词表在文件的元数据"
