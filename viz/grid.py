@@ -8,7 +8,7 @@ import plotly.graph_objects as go
 from .figure import figure, named_colorscale, style
 from .heatmap import DEFAULT_PALETTE, EXACT
 from .labels import escape_label
-from .margins import COLORBAR_BELOW_PX
+from .margins import COLORBAR_BELOW_PX, colorbar_below
 
 
 def _block_axis(label: str, n: int, t: int) -> dict:
@@ -68,8 +68,7 @@ def layer_head_mosaic(
         "hoverongaps": False,
         # under the mosaic, across its width: beside it, a phone's mosaic (square cells, a few
         # rows of heads) was ~90 px tall next to a bar of ~360 px
-        "colorbar": {"thickness": 10, "orientation": "h", "yref": "container", "y": 0.0,
-                     "yanchor": "bottom", "ypad": 6, "len": 1.0},  # fmt: skip
+        "colorbar": colorbar_below(),
     }
     layout = {
         "xaxis": {

@@ -23,7 +23,7 @@ from .axes import (
 )
 from .figure import axis_key, cell_axes, figure, named_colorscale, style, subplot_grid
 from .labels import check_lengths, escape_label, escape_labels
-from .margins import COLORBAR_BELOW_PX, MODEBAR_PX, text_px
+from .margins import COLORBAR_BELOW_PX, MODEBAR_PX, colorbar_below, text_px
 
 # Perceptually uniform and colour-blind safe; readable on light and dark backgrounds.
 PALETTES = ("Viridis", "Cividis", "Magma", "Blues")
@@ -495,8 +495,6 @@ def heatmap_row(
     zmax = max(float(m.max()) for m in mats) if mats[0].size else 1.0
     layout["coloraxis"] = {
         "colorscale": named_colorscale(colorscale), "cmin": 0.0, "cmax": zmax,
-        # under the matrices, across the figure: beside them it took 130 px of a phone's 360
-        "colorbar": {"thickness": 10, "orientation": "h", "yref": "container", "y": 0.0,
-                     "yanchor": "bottom", "ypad": 6, "len": 1.0},
+        "colorbar": colorbar_below(),  # under the matrices, across the figure
     }  # fmt: skip
     return figure(data, style(layout, height=height + COLORBAR_BELOW_PX, top=70))

@@ -26,6 +26,14 @@ MODEBAR_PX = 30  # Plotly's toolbar, drawn over the figure's top right corner on
 COLORBAR_BELOW_PX = 56  # a horizontal colour bar under the plot: thickness and tick labels
 
 
+def colorbar_below() -> dict:
+    """A thin colour bar at the foot of the figure, across its width, in the bottom margin that
+    `reserve_margins` keeps for it (COLORBAR_BELOW_PX): beside a plot it would take ~130 px of a
+    phone's width."""
+    return {"thickness": 10, "orientation": "h", "yref": "container", "y": 0.0,
+            "yanchor": "bottom", "ypad": 6, "len": 1.0}  # fmt: skip
+
+
 def char_px(ch: str, size: float) -> float:
     """A generous width of one character at font `size` (px)."""
     if unicodedata.east_asian_width(ch) in "WF" or ord(ch) >= 0x1F000:

@@ -17,7 +17,7 @@ from .axes import token_axis
 from .figure import figure, named_colorscale, style
 from .heatmap import DEFAULT_PALETTE, DIVERGING, EXACT
 from .labels import escape_label
-from .margins import COLORBAR_BELOW_PX
+from .margins import COLORBAR_BELOW_PX, colorbar_below
 
 TEXT_CELLS = 144  # print values in the cells of matrices up to this many cells ...
 TEXT_COLS = 12  # ... and up to this many columns (narrower cells cannot hold "-0.12")
@@ -140,9 +140,7 @@ def _colorbar(n_rows: int, below: bool) -> dict:
     """A thin colour bar beside the plot (taller than a plot of a few rows, so that its ticks
     have room), or under it, across the plot's width."""
     if below:
-        # at the foot of the figure, in the bottom margin reserved for it (viz/margins.py)
-        return {"thickness": 10, "orientation": "h", "yref": "container", "y": 0.0,
-                "yanchor": "bottom", "ypad": 6, "len": 1.0}  # fmt: skip
+        return colorbar_below()
     return {"thickness": 12, "len": 1.0 if n_rows > 6 else 1.4}
 
 
