@@ -45,7 +45,7 @@ def test_opens_with_the_untrained_probe_and_no_training():
     _assert_probe(at, "induction.fig.untrained", tokens, snap, 1, best)
 
 
-def _probe_heads(at):
+def _head_picker(at):
     """The head picker of the probe chart."""
     (picker,) = [w for w in at.radio if "induction.head" in (w.key or "")]
     return picker
@@ -88,7 +88,7 @@ def test_the_snapshot_slider_shows_that_snapshot_on_the_probe(tiny_pair):
     assert [int(s) for s in slider.options] == steps and int(slider.value) == steps[-1]
     curves = {k: v for k, v in figures_by_key(at).items() if ".scores." in k}
     assert len(curves) == 2
-    picker = _probe_heads(at)
+    picker = _head_picker(at)
     assert list(picker.options)[0].startswith("highest score") and len(picker.options) == 5
     for step, layer, head in ((steps[0], 1, "best"), (steps[len(steps) // 2], 0, 2),
                               (steps[-1], 0, "best"), (steps[-1], 1, 3)):  # fmt: skip
@@ -103,7 +103,7 @@ def test_the_snapshot_slider_shows_that_snapshot_on_the_probe(tiny_pair):
         # every head offered with its score at this step
         layer_scores = snap.scores[kind][layer]
         scores = [f"head {h} · {kind} {x:.2f}" for h, x in enumerate(layer_scores)]
-        assert list(_probe_heads(at).options)[1:] == scores
+        assert list(_head_picker(at).options)[1:] == scores
         assert f"Step {step}:" in page_text(at)
         assert at.query_params["head"] in (str(head), [str(head)])
         # the score curves are the whole run's: the same at every snapshot (not drawn again)

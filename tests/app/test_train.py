@@ -44,11 +44,6 @@ def _train(query=None, **state):
     return rerun(at)
 
 
-def _heads_z(fig) -> list[np.ndarray]:
-    """The weights of every head of a head_grid figure, one array per head."""
-    return list(grid_heads(fig))
-
-
 def _reference(steps=6, **kw):
     """The run the page makes for these settings, made here with the core directly."""
     choice = TrainChoice(steps=steps, **kw)  # every field of TrainChoice is a train_toy keyword
@@ -96,7 +91,7 @@ def test_before_training_the_page_shows_the_untrained_heads_on_the_probe(kind, l
     assert EN["train.before.text"].format(probe=" ".join(TASKS["reverse"].probe), seed=3) in text
     snap = _reference(steps=1, n_layers=2, seed=3).snapshots[0]
     want = {"cross": snap.cross, "encoder_self": snap.encoder_self}[kind][layer]
-    heads = _heads_z(figure(at, "train.fig.before"))
+    heads = grid_heads(figure(at, "train.fig.before"))
     assert len(heads) == want.shape[0]
     for z, w in zip(heads, want):
         np.testing.assert_allclose(z, w, rtol=1e-5, atol=1e-7)
@@ -177,7 +172,7 @@ def test_trains_a_tiny_run_to_the_end_and_scrubs_the_snapshots():
     for step in (0, 3, 6):
         at.select_slider(key="train.snapshot").set_value(step)
         rerun(at)
-        heads = _heads_z(figure(at, "train.fig.snapshot"))
+        heads = grid_heads(figure(at, "train.fig.snapshot"))
         assert len(heads) == 4
         for h, z in enumerate(heads):
             np.testing.assert_array_equal(z, ref.snapshots[step].cross[0][h])
@@ -195,7 +190,7 @@ def test_every_kind_of_attention_per_layer():
     at.radio(key="train.kind").set_value("decoder_self")
     at.selectbox(key="train.layer").set_value(1)
     rerun(at)
-    heads = _heads_z(figure(at, "train.fig.snapshot"))
+    heads = grid_heads(figure(at, "train.fig.snapshot"))
     for h, z in enumerate(heads):
         np.testing.assert_array_equal(z, ref.snapshots[6].decoder_self[1][h])
         assert np.triu(z, 1).max() == 0.0  # the causal mask: exactly 0 above the diagonal
@@ -204,7 +199,7 @@ def test_every_kind_of_attention_per_layer():
     assert EN["train.hint.decoder_self"] in page_text(at)
     at.radio(key="train.kind").set_value("encoder_self")
     rerun(at)
-    heads = _heads_z(figure(at, "train.fig.snapshot"))
+    heads = grid_heads(figure(at, "train.fig.snapshot"))
     np.testing.assert_array_equal(heads[0], ref.snapshots[6].encoder_self[1][0])
     assert grid_tokens(figure(at, "train.fig.snapshot"))[-1] == "&lt;eos&gt;"
 
@@ -281,7 +276,7 @@ def test_try_it_shows_the_models_answer_and_its_attention(small_run):
     assert answer in page_text(at)
     verdict = [s.value for s in at.success] + [e.value for e in at.error]
     assert verdict == [EN["train.try.right"] if p.correct else EN["train.try.wrong"]]
-    heads = _heads_z(figure(at, "train.fig.try"))
+    heads = grid_heads(figure(at, "train.fig.try"))
     for h, z in enumerate(heads):  # the page predicts on one torch thread: other sum order
         np.testing.assert_allclose(z, p.cross[0][h], rtol=1e-5, atol=1e-7)
     fig = figure(at, "train.fig.try")

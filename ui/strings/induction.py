@@ -34,7 +34,6 @@ EN = {
     "induction.untrained": "Before training, the 2-layer model's attention on the probe (layer "
     "{layer}): nothing to see yet but noise. Press **Train both**.",
     "induction.layer": "Layer",
-    "induction.head_title": "head {h}",
     "induction.head_title_score": "head {h} · {kind} {score}",
     "induction.weight": "weight",
     "induction.head": "Head",
@@ -129,7 +128,6 @@ ZH = {
     "induction.untrained": "训练之前，2 层模型在探针上的注意力（第 {layer} 层）：还只是噪声。"
     "请按**同时训练**。",
     "induction.layer": "层",
-    "induction.head_title": "头 {h}",
     "induction.head_title_score": "头 {h} · {kind} {score}",
     "induction.weight": "权重",
     "induction.head": "头",
