@@ -92,7 +92,10 @@ nh = settings.n_heads
 kv_options = valid_kv_head_counts(nh)
 controls.clamp(K_KV, kv_options)
 controls.clamp(K_HEAD, range(nh))
-tokens = widgets.sentence_tokens(settings)
+# every view draws each head cell by cell: 16 heads x 512 tokens was 60 MB and 13 s a step
+tokens = widgets.view_tokens(
+    widgets.sentence_tokens(settings), widgets.GRID_FULL, t("efficient.tokens_capped")
+)
 config = settings.config(scoring="dot", scale=True)
 # the choices that depend on the tokens too, whichever tab is open (a closed tab's stale choice
 # would stay in the URL and change when the tab opens)

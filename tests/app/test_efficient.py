@@ -13,9 +13,13 @@ import torch.nn.functional as F
 
 from mha_core import AttentionConfig, build_attention, run_attention, word_tokenize
 from tests.helpers.app import figure, figures, figures_by_key, make_app, page_text, plotly_array
+from tests.helpers.grid import grid_heads, grid_tokens
+from ui import widgets
 from ui.numbers import num
+from ui.strings import STRINGS
 
 PAGE = "views/efficient.py"
+EN = STRINGS["en"]
 TOKENS = ["I", "want", "to", "live", "in", "Europe", "."]
 CHARTS = {  # by tab: only the open one is drawn
     "gqa": ["efficient.gqa_fig"],  # the groups above the heads, one chart
@@ -325,3 +329,20 @@ def test_token_choices_of_closed_tabs_follow_a_shorter_sentence_at_once():
     at.session_state["efficient.view"] = "cache"
     at.run()
     assert ss["efficient.step"] == 2
+
+
+@pytest.mark.parametrize("view", ["gqa", "masks", "flash"])
+def test_a_long_text_is_cut_to_the_tokens_every_view_draws_cell_by_cell(view):
+    """512 words x 16 heads drawn cell by cell was 60 MB and 13 s a step in Chromium
+    (bench/long_input.py --pages efficient): the page uses the first GRID_FULL tokens and says
+    so; each head of the grid has that many."""
+    words = ["w" + str(i) for i in range(300)]
+    at = _run(text=" ".join(words), n_heads=16, **_view(view))
+    limit = widgets.GRID_FULL
+    note = EN["msg.view_capped"].format(n=300, limit=limit, why=EN["efficient.tokens_capped"])
+    assert note in [c.value for c in at.caption]
+    if view != "flash":
+        key = "efficient.gqa_fig" if view == "gqa" else "efficient.masked_fig"
+        heads = grid_heads(figure(at, key))
+        assert heads.shape == (16, limit, limit)
+        assert grid_tokens(figure(at, key))[-1] == f"{limit - 1}: {words[limit - 1]}"  # numbered

@@ -34,6 +34,8 @@ EN = {
     "efficient.gqa_kind.mqa": "**Multi-query attention:** all {nh} query heads share {n_kv} key/value "
     "head (Shazeer 2019).",
     "efficient.query_head": "query heads",
+    "efficient.tokens_capped": "every head is drawn cell by cell, token by token; for a longer "
+    "text that is too much to send and draw at each step.",
     "efficient.kv_head": "key/value heads",
     "efficient.head_title": "head {h} · K/V {g}",
     "efficient.gqa_pooling": "The layer runs as MultiHeadAttention(d_model, n_heads, "
@@ -190,6 +192,7 @@ ZH = {
     "efficient.gqa_kind.gqa": "**分组查询注意力:**{nh} 个查询头共享 {n_kv} 个键/值头,每组 {group} 个查询头。",
     "efficient.gqa_kind.mqa": "**多查询注意力:**全部 {nh} 个查询头共享 {n_kv} 个键/值头(Shazeer,2019)。",
     "efficient.query_head": "查询头",
+    "efficient.tokens_capped": "每个头都按标记逐格绘制;文本更长时,每一步要发送和绘制的数据太多。",
     "efficient.kv_head": "键/值头",
     "efficient.head_title": "头 {h} · K/V {g}",
     "efficient.gqa_pooling": "该层以 MultiHeadAttention(d_model, n_heads, n_kv_heads={n_kv}) 运行:每组的"
