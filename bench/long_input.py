@@ -72,8 +72,7 @@ def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--steps", type=int, default=4, help="seed steps per page")
     ap.add_argument("--quiet", type=int, default=600, help="ms without change = settled")
-    skip = (*NO_TEXT, "efficient")
-    ap.add_argument("--pages", nargs="*", default=[p for p in PAGES if p not in skip],
+    ap.add_argument("--pages", nargs="*", default=[p for p in PAGES if p not in NO_TEXT],
                     choices=list(PAGES))  # fmt: skip
     args = ap.parse_args()
     from playwright.sync_api import sync_playwright
