@@ -15,7 +15,8 @@ once nothing has changed for `--quiet` ms (the quiet wait itself is not counted)
 the time from `running` to `notRunning` as the browser sees it: the server's script run plus
 the delivery of its messages. "kB" is what the websocket received for that rerun.
 
-Then: cold start (server start to the first chart painted, app home page against the floor),
+Then: cold start (server start to the page's first chart painted, app home page against the
+floor; the empty chart a fresh server draws while it imports, ui/warmup.py, is not counted),
 and the payload of one rerun at the issue's sizes (home: 64 tokens x 16 heads; pretrained:
 256 WordPiece tokens), which must stay <= 3 MB.
 
