@@ -116,7 +116,7 @@ def head_grid(weights: np.ndarray, q_tokens, k_tokens=None, *, key: str, where=N
         # an axis short enough to stay token by token (6 target tokens against 512) keeps them
         q_tokens = q_tokens if binned.size_q == 1 else binned.q_labels
         k_tokens = k_tokens if binned.size_k == 1 else binned.k_labels
-        kw.update(numbered=False, one_trace=False)
+        kw["numbered"] = False  # the labels say where they are ("32–39")
     plot(viz.head_grid(weights, q_tokens, k_tokens, **kw), key=key, where=where)
 
 

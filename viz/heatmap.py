@@ -46,11 +46,25 @@ def _cell_positions(t_q: int, t_k: int) -> np.ndarray:
     return out
 
 
-def hovertemplate(value_label: str, fmt: str = EXACT, t_q: int = 0, t_k: int = 0) -> str:
-    """Over LABEL_ALL tokens an axis' labels carry their positions ("12: cat", `token_axis`)."""
-    query = "query %{y}" if t_q > LABEL_ALL else "query %{customdata[0]}: %{y}"
-    key = "key %{x}" if t_k > LABEL_ALL else "key %{customdata[1]}: %{x}"
-    who = f"{query}<br>{key}"
+def _positions_in_hover(n: int, numbered: bool) -> bool:
+    """Whether the hover names an axis' positions from customdata: not over LABEL_ALL labels
+    (they carry them: "12: cat", `token_axis`), nor for labels that say where they are
+    (numbered=False: "32–39", a block of tokens)."""
+    return numbered and n <= LABEL_ALL
+
+
+def _who(t_q: int, t_k: int, numbered: bool = True) -> str:
+    """The hover's query and key: the axes' tick text, after the positions where they are not
+    in it (customdata[0] and [1])."""
+    query = "query %{customdata[0]}: %{y}" if _positions_in_hover(t_q, numbered) else "query %{y}"
+    key = "key %{customdata[1]}: %{x}" if _positions_in_hover(t_k, numbered) else "key %{x}"
+    return f"{query}<br>{key}"
+
+
+def hovertemplate(
+    value_label: str, fmt: str = EXACT, t_q: int = 0, t_k: int = 0, numbered: bool = True
+) -> str:
+    who = _who(t_q, t_k, numbered)
     return f"{who}<br>{escape_label(value_label)} = %{{z:{fmt}}}<extra></extra>"
 
 
@@ -67,16 +81,18 @@ def heatmap_trace(
     coloraxis: str | None = None,
     customdata: np.ndarray | None = None,
     fmt: str = EXACT,
+    numbered: bool = True,
 ) -> dict:
     """One heatmap trace (a dict) of a (Tq, Tk) matrix; hover: positions, tokens, exact value.
 
-    The tokens come from the axes' tick text, so the axes must carry them (`token_axis`).
-    With `coloraxis`, colours come from that shared axis (zmin, zmax, palette unused).
+    The tokens come from the axes' tick text, so the axes must carry them (`token_axis`, with
+    the same `numbered`). With `coloraxis`, colours come from that shared axis (zmin, zmax,
+    palette unused).
     """
     matrix = np.asarray(matrix, dtype=np.float32)
     check_lengths(matrix.shape, q_tokens, k_tokens)
-    long = min(matrix.shape) > LABEL_ALL  # positions in the labels: no customdata (payload)
-    if customdata is None and not long:
+    positions = any(_positions_in_hover(n, numbered) for n in matrix.shape)
+    if customdata is None and positions:  # else no customdata (payload)
         customdata = _cell_positions(*matrix.shape)
     tr = {
         "type": "heatmap",
@@ -84,7 +100,7 @@ def heatmap_trace(
         "x": np.arange(matrix.shape[1]),
         "y": np.arange(matrix.shape[0]),
         "customdata": customdata,
-        "hovertemplate": hovertemplate(value_label, fmt, *matrix.shape),
+        "hovertemplate": hovertemplate(value_label, fmt, *matrix.shape, numbered=numbered),
         "xgap": 0,
         "ygap": 0,
     }
@@ -253,7 +269,8 @@ def _subplots(hd: _Heads) -> go.Figure:
     )
     for note in layout.get("annotations", []):
         note["font"] = {"size": 13}
-    customdata = None if min(t_q, t_k) > LABEL_ALL else _cell_positions(t_q, t_k)
+    positions = any(_positions_in_hover(n, hd.numbered) for n in (t_q, t_k))
+    customdata = _cell_positions(t_q, t_k) if positions else None
     x_axis = token_axis(hd.k_tokens, numbered=hd.numbered)
     y_axis = token_axis(hd.q_tokens, reverse=True, numbered=hd.numbered)
     gmax = float(np.nanmax(hd.weights)) if hd.weights.size else 1.0
@@ -270,6 +287,7 @@ def _subplots(hd: _Heads) -> go.Figure:
             value_label=hd.value_label,
             showscale=hd.shared_scale and h == 0,
             customdata=customdata,
+            numbered=hd.numbered,
         )
         if h == 0:  # the colour bar beside the first head, as tall as one head
             tr["colorbar"] = {
@@ -310,11 +328,15 @@ def _one_trace(hd: _Heads) -> go.Figure:
     step_x, step_y = t_k + gap_x, t_q + gap_y
     n_y, n_x = hd.rows * step_y - gap_y, hd.cols * step_x - gap_x
     z = np.full((n_y, n_x), np.nan, dtype=np.float32)
-    # hover data: [query, key] positions, and the exact weight when the colours are stretched;
-    # NO_CELL in the gaps (never hovered: hoverongaps is off)
-    info = np.full(z.shape + (2,), NO_CELL, dtype=np.int16)
+    # hover data: [query, key] positions where the labels do not carry them, and the exact
+    # weight when the colours are stretched; NO_CELL in the gaps (never hovered: hoverongaps is
+    # off); none at all when the hover needs neither (payload)
+    positions = any(_positions_in_hover(n, hd.numbered) for n in (t_q, t_k))
+    info = None
     if not hd.shared_scale:
         info = np.full(z.shape + (3,), NO_CELL, dtype=np.float32)
+    elif positions:
+        info = np.full(z.shape + (2,), NO_CELL, dtype=np.int16)
     cells = _cell_positions(t_q, t_k)
     low = 0.0 if hd.zmin is None else hd.zmin
     for h, w in enumerate(hd.weights):
@@ -326,9 +348,10 @@ def _one_trace(hd: _Heads) -> go.Figure:
             top = float(np.nanmax(w)) if w.size else 1.0
             z[block] = (w - low) / (top - low) if top > low else 0.0
             info[block + (2,)] = w
-        info[block + (slice(0, 2),)] = cells
+        if info is not None:
+            info[block + (slice(0, 2),)] = cells
     value = f"%{{z:{EXACT}}}" if hd.shared_scale else f"%{{customdata[2]:{EXACT}}}"
-    who = "query %{customdata[0]}: %{y}<br>key %{customdata[1]}: %{x}"
+    who = _who(t_q, t_k, hd.numbered)
     gmax = float(np.nanmax(hd.weights)) if hd.weights.size else 1.0
     trace = {
         "type": "heatmap",

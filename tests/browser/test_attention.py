@@ -18,7 +18,7 @@ MARKUP = (
 
 
 # The head grid: one title (annotation) per head, over one heatmap trace holding every head
-# (or, binned past 64 tokens, one heatmap trace per head).
+# (binned past 64 tokens too; a trace per head is accepted as well).
 HEADS = (
     "() => { const g = document.querySelector('.js-plotly-plot');"
     " if (!g || !g.data || !g._fullLayout) return -1;"

@@ -105,3 +105,39 @@ def test_transparent_background_for_both_themes():
     fig = attention_heatmap(attention_weights(1, 2, 2)[0], ["a", "b"])
     assert fig.layout.paper_bgcolor == "rgba(0,0,0,0)"
     assert fig.layout.plot_bgcolor == "rgba(0,0,0,0)"
+
+
+def _hover(tr) -> str:
+    return tr.hovertemplate.split("<br>")[0] + " | " + tr.hovertemplate.split("<br>")[1]
+
+
+@pytest.mark.parametrize("one_trace", [True, False])
+def test_the_hover_names_a_position_once(one_trace):
+    """Up to 40 tokens the labels are the tokens and the hover adds their positions (from
+    customdata); past 40 the labels start with it ("12: w12") and the hover does not repeat
+    it; block labels ("32–39", numbered=False) say where they are at any length."""
+    short = head_grid(attention_weights(2, 10), [f"w{i}" for i in range(10)], one_trace=one_trace)
+    tr = short.data[0]
+    assert _hover(tr) == "query %{customdata[0]}: %{y} | key %{customdata[1]}: %{x}"
+    assert np.asarray(tr.customdata).shape[-1] == 2
+
+    long = head_grid(attention_weights(2, 50), [f"w{i}" for i in range(50)], one_trace=one_trace)
+    tr = long.data[0]
+    assert long.layout.yaxis.ticktext[12] == "12: w12"
+    assert _hover(tr) == "query %{y} | key %{x}"
+    assert tr.customdata is None  # nothing else to read there: not sent
+
+    blocks = [f"{8 * i}–{8 * i + 7}" for i in range(10)]
+    binned = head_grid(attention_weights(2, 10), blocks, one_trace=one_trace, numbered=False)
+    tr = binned.data[0]
+    assert binned.layout.yaxis.ticktext[4] == "32–39"
+    assert _hover(tr) == "query %{y} | key %{x}" and tr.customdata is None
+
+
+def test_stretched_colours_keep_the_exact_weight_in_the_hover_of_labelled_blocks():
+    w = attention_weights(2, 10)
+    blocks = [str(i) for i in range(10)]
+    fig = head_grid(w, blocks, shared_scale=False, one_trace=True, numbered=False)
+    tr = fig.data[0]
+    assert _hover(tr) == "query %{y} | key %{x}" and "customdata[2]" in tr.hovertemplate
+    assert np.asarray(tr.customdata)[0, :10, 2] == pytest.approx(w[0, 0])
