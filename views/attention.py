@@ -8,17 +8,27 @@ from ui.compute.attention import sentence_attention
 from ui.i18n import t
 from ui.page import open_page
 from ui.sections import attention as sections
-from ui.sections.attention import K_HEAD, K_PALETTE, K_SCALE, K_VIEW, SCALES, VIEWS
+from ui.sections.attention import (
+    K_HEAD,
+    K_LONG,
+    K_PALETTE,
+    K_SCALE,
+    K_VIEW,
+    LONG_VIEWS,
+    SCALES,
+    VIEWS,
+)
 from ui.state import MAX_HEADS, parse_choice, parse_int
 
 settings = open_page(
     "attention",
-    {K_SCALE: "shared", K_PALETTE: viz.PALETTES[0], K_VIEW: VIEWS[0], K_HEAD: 0},
+    {K_SCALE: "shared", K_PALETTE: viz.PALETTES[0], K_VIEW: VIEWS[0], K_HEAD: 0, K_LONG: "head"},
     {
         K_SCALE: parse_choice(SCALES),
         K_PALETTE: parse_choice(viz.PALETTES),
         K_VIEW: parse_choice(VIEWS),
         K_HEAD: lambda r: parse_int(r, 0, MAX_HEADS - 1),
+        K_LONG: parse_choice(LONG_VIEWS),
     },
 )
 # the long-text head picker (heads tab, over 64 tokens) stays valid for the sidebar's heads

@@ -416,6 +416,9 @@ def _one_trace(hd: _Heads) -> go.Figure:
     x_show = range(0, t_k, label_step(t_k, 200 / hd.cols, X_LABEL_PX))
     y_show = range(0, t_q, label_step(t_q, head * 0.85, Y_LABEL_PX))
     shown = {"showgrid": False, "zeroline": False, "automargin": True}
+    # labels that do not lie flat stand upright, as `_x_label_px` and the thinning count them
+    # (left to plotly, long ones on a phone were slanted and ran into each other)
+    x_angle = {} if _x_label_px(hd.k_tokens) <= 34 else {"tickangle": -90}
     if len(y_show) == t_q and hd.rows * t_q <= LABEL_ALL:
         layout["yaxis"]["showticklabels"] = True
     else:
@@ -430,6 +433,7 @@ def _one_trace(hd: _Heads) -> go.Figure:
     rows = hd.rows
     if nh % hd.cols == 0 and len(x_show) == t_k and hd.cols * t_k <= LABEL_ALL:
         layout["xaxis"]["showticklabels"] = True  # under the last row
+        layout["xaxis"].update(x_angle)
         rows -= 1
     for r in range(rows):  # key labels under each row of heads, only under its heads
         in_row = min(hd.cols, nh - r * hd.cols)
@@ -438,6 +442,7 @@ def _one_trace(hd: _Heads) -> go.Figure:
             "tickvals": [c * step_x + j for c in range(in_row) for j in x_show],
             "ticktext": [x_ticks["ticktext"][j] for _ in range(in_row) for j in x_show],
             "overlaying": "x", "matches": "x", "range": [-0.5, n_x - 0.5], "side": "bottom",
+            **x_angle,
             "anchor": "free",
             "position": 1.0 - (r * step_y + t_q) / n_y,
             # inside the plot, the labels of an upper row need no margin

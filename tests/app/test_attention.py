@@ -202,16 +202,28 @@ def test_long_text_is_truncated_with_a_notice():
     text = " ".join(f"w{i}" for i in range(600))
     at = run_app(**shared(text=text))
     assert any("600" in w.value and "512" in w.value for w in at.warning)
-    # 512 tokens: the grid shows means over blocks of 8 x 8 tokens, and says so
-    assert grid_heads(_grid(at)).shape == (4, 64, 64)
-    assert any("8 x 8" in c.value for c in at.caption)
-    assert grid_tokens(_grid(at))[-1] == "504–511"
-    # one head token by token: every token in a chart, the last word included
+    # first, one head token by token: every token in a chart, the last word included
     head = figure(at, "attention.head_fig")
     assert plotly_array(_heatmaps(head)[0]["z"]).shape == (512, 512)
     assert head["layout"]["xaxis"]["ticktext"][-1] == "511: w511"
+    assert at.query_params["long_view"] == "head"
+    assert not [e for e in at.get("plotly_chart") if e.key == "attention.heads_fig"]
     at.selectbox(key="attention.head").set_value(3).run()
     assert not at.exception and at.query_params["head"] == "3"
+    w = run_attention([f"w{i}" for i in range(512)], AttentionConfig())
+    expect = w.attention.weights[0, 3].numpy()
+    np.testing.assert_allclose(plotly_array(_heatmaps(figure(at, "attention.head_fig"))[0]["z"]),
+                               expect, rtol=1e-6)  # fmt: skip
+    # every head: means over blocks of 8 x 8 tokens, and a caption that says so
+    at.radio(key="attention.long_view").set_value("blocks").run()
+    assert not at.exception and at.query_params["long_view"] == "blocks"
+    assert grid_heads(_grid(at)).shape == (4, 64, 64)
+    assert any("8 x 8" in c.value for c in at.caption)
+    assert grid_tokens(_grid(at))[-1] == "504–511"
+    np.testing.assert_allclose(grid_heads(_grid(at))[3, 0, 0],
+                               expect[:8, :8].mean(), rtol=1e-5)  # fmt: skip
+    assert not [e for e in at.get("plotly_chart") if e.key == "attention.head_fig"]
+    assert at.query_params["head"] == "3"  # kept while not drawn
     assert at.session_state["shared.text"] == text
 
 

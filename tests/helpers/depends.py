@@ -11,6 +11,7 @@ HEADS = frozenset({"d_model", "n_heads"})  # ... and here the number of heads or
 # control (or a button in `BUTTONS` that sets it); anything else is a lost setting.
 DEPENDS: dict[str, dict[str, frozenset]] = {
     "*": {"n_heads": frozenset({"d_model"})},
+    "attention": {"head": HEADS},
     "step": {
         "query": TOKENS,
         "head": HEADS,

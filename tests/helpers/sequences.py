@@ -63,6 +63,8 @@ CONTROLS: dict[str, dict[str, list]] = {
         "attention.colour_scale": ["shared", "per_head"],
         "attention.palette": list(viz.PALETTES),
         "attention.view": ["heads", "mean", "stats", "similarity"],
+        "attention.long_view": ["head", "blocks"],
+        "attention.head": [0, 3, 15],
     },
     "step": {
         "step.head": [0, 1, 2, 3, 7, 15],

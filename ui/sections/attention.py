@@ -21,6 +21,11 @@ VIEWS = ("heads", "mean", "stats", "similarity")
 SCALES = ("shared", "per_head")
 K_SCALE, K_PALETTE, K_VIEW = "attention.colour_scale", "attention.palette", "attention.view"
 K_HEAD = "attention.head"  # over widgets.GRID_FULL tokens: the head drawn token by token
+# Over widgets.GRID_FULL tokens the heads tab draws one of two charts (a seed step at 512 words x
+# 16 heads redrew both in ~750 ms, ~5.5x the floor page: bench/long_input.py): one head token
+# by token, every token shown (the default), or every head as block means
+K_LONG = "attention.long_view"
+LONG_VIEWS = ("head", "blocks")
 
 
 @dataclass(frozen=True, eq=False)
@@ -37,22 +42,26 @@ class Sentence:
 
 
 def heads(s: Sentence, settings: Settings, scale_mode: str, palette: str) -> None:
-    """Every head's weights, two heads a row; a long text as blocks, and one head in full."""
+    """Every head's weights, two heads a row; a long text: one head token by token, or every
+    head as means over blocks of tokens."""
     st.subheader(t("attention.heads"))
     if settings.mask == "causal":
         st.caption(t("attention.causal_note"))
-    widgets.head_grid(
-        s.weights,
-        s.tokens,
-        titles=s.head_titles,
-        shared_scale=scale_mode == "shared",
-        colorscale=palette,
-        value_label=t("attention.weight"),
-        key="attention.heads_fig",
-    )
-    if len(s.tokens) <= widgets.GRID_FULL:
+    long = len(s.tokens) > widgets.GRID_FULL
+    if long:
+        view = controls.enum_radio("attention.long_view", LONG_VIEWS, key=K_LONG)
+    if not long or view == "blocks":
+        widgets.head_grid(
+            s.weights,
+            s.tokens,
+            titles=s.head_titles,
+            shared_scale=scale_mode == "shared",
+            colorscale=palette,
+            value_label=t("attention.weight"),
+            key="attention.heads_fig",
+        )
         return
-    n_heads = s.weights.shape[0]  # a long text: one head token by token, every token shown
+    n_heads = s.weights.shape[0]  # one head token by token, every token shown
     controls.clamp(K_HEAD, range(n_heads))
     head = controls.selectbox(
         t("attention.full_head"),
