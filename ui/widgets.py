@@ -6,6 +6,7 @@ from functools import partial
 
 import numpy as np
 import pandas as pd
+import plotly.graph_objects as go
 import streamlit as st
 
 import viz
@@ -68,13 +69,35 @@ def token_chips(tokens: list[str]) -> None:
         token_code(tokens)
 
 
+# Up to this many: on a narrow screen, a chart in a container keyed "...-phone-x<k>" draws only
+# every k-th label of its x axes (every k-th tick group, counted in each axis' layer)
+_PHONE_STEPS = range(2, 13)
+_PHONE_RULES = " ".join(
+    f'[class*="-phone-x{k}"] g[class^="x"][class$="tick"]:not(:nth-of-type({k}n+1))'
+    " {display: none}"
+    for k in _PHONE_STEPS
+)
+PHONE_CSS = f"<style>@media (max-width: 480px) {{{_PHONE_RULES}}}</style>"
+
+
+def _phone_step(fig) -> int:
+    meta = fig.layout.meta if isinstance(fig, go.Figure) else (fig.get("layout") or {}).get("meta")
+    step = meta.get(viz.PHONE_X_STEP, 1) if isinstance(meta, dict) else 1
+    return min(int(step), _PHONE_STEPS[-1])
+
+
 def plot(fig, key: str, on_select=None, where=None) -> None:
     """Every figure goes out the same way: full width, the theme's fonts, PNG in the toolbar.
     With `on_select` (a callback), a click on a point reruns the page after calling it (read the
-    point with `clicked_point(key)`)."""
+    point with `clicked_point(key)`). A head grid whose key labels would run together on a phone
+    (viz.PHONE_X_STEP) goes in a container whose style thins them on narrow screens only."""
     # its margins were fitted to the labels where it was built (viz.figure: the browser draws it
     # once); an unchanged chart is not drawn again on a rerun (viz/revision.py)
     stamp(fig)
+    step = _phone_step(fig)
+    if step > 1:
+        where = (where or st).container(key=f"{key}-phone-x{step}")
+        where.html(PHONE_CSS)
     select = {} if on_select is None else {"on_select": on_select, "selection_mode": "points"}
     (where or st).plotly_chart(
         fig,

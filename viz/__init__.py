@@ -4,6 +4,7 @@ from .heatmap import (
     DEFAULT_PALETTE,
     DIVERGING,
     PALETTES,
+    PHONE_X_STEP,
     attention_heatmap,
     head_grid,
 )
@@ -15,6 +16,7 @@ __all__ = [
     "Notation",
     "DIVERGING",
     "PALETTES",
+    "PHONE_X_STEP",
     "attention_heatmap",
     "bin_heads",
     "escape_label",

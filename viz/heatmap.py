@@ -233,6 +233,13 @@ def head_grid(
 
 
 HEAD_TITLE_PX = 26  # a head's title above it
+# A grid on a phone: its plot is ~200 px wide (390 px less labels and colour bar), and an upright
+# key label takes ~14 px. A one-trace grid's layout.meta[PHONE_X_STEP] = k > 1 says: on a phone
+# draw every k-th key label (the chart is the same at every width; ui/widgets.plot hides the
+# others with a narrow-screen style). Wide screens draw them all; the hover names every key.
+PHONE_PLOT_PX = 200
+UPRIGHT_LABEL_PX = 14
+PHONE_X_STEP = "phone_x_step"
 STRIP_GAP_PX = HEAD_TITLE_PX + 18  # between a strip above the grid and its first head titles
 # The customdata of a one-trace grid's gap cells. Not -1: int16 -1 is the bytes FF FF, whose
 # base64 is mostly "/", which plotly's JSON writes as the six characters "\u002f" (a 16-head
@@ -415,10 +422,13 @@ def _one_trace(hd: _Heads) -> go.Figure:
     # overlay axis: one beside every row, one under each other row of heads.
     x_show = range(0, t_k, label_step(t_k, 200 / hd.cols, X_LABEL_PX))
     y_show = range(0, t_q, label_step(t_q, head * 0.85, Y_LABEL_PX))
-    shown = {"showgrid": False, "zeroline": False, "automargin": True}
+    shown = {"showgrid": False, "zeroline": False}
     # labels that do not lie flat stand upright, as `_x_label_px` and the thinning count them
     # (left to plotly, long ones on a phone were slanted and ran into each other)
     x_angle = {} if _x_label_px(hd.k_tokens) <= 34 else {"tickangle": -90}
+    if x_angle:  # upright labels past what a head holds on a phone: every k-th there only
+        fit = max(1, int(PHONE_PLOT_PX / hd.cols * 0.9 / UPRIGHT_LABEL_PX))
+        layout["meta"] = {PHONE_X_STEP: math.ceil(len(x_show) / fit)}
     if len(y_show) == t_q and hd.rows * t_q <= LABEL_ALL:
         layout["yaxis"]["showticklabels"] = True
     else:
@@ -445,10 +455,14 @@ def _one_trace(hd: _Heads) -> go.Figure:
             **x_angle,
             "anchor": "free",
             "position": 1.0 - (r * step_y + t_q) / n_y,
-            # inside the plot, the labels of an upper row need no margin
-            "automargin": r == hd.rows - 1,
         }  # fmt: skip
         data.append(axis_anchor(f"x{r + 2}", "y"))
+    # No automargin: the margins are reserved from the labels' text (`figure`, viz/margins.py)
+    # and plotly.js measuring every label after each draw cost a grid's heads step ~20 ms
+    # (bench/ui_latency.py --pages efficient: 1.64-1.78x the floor -> 1.56-1.57x)
+    for name, axis in layout.items():
+        if name.startswith(("xaxis", "yaxis")):
+            axis["automargin"] = False
     plot_h = n_y * cell_px
     top = MODEBAR_PX + HEAD_TITLE_PX + 6  # the head titles below the chart's toolbar
     if hd.above is not None:

@@ -305,9 +305,9 @@ def test_hover_at_512_tokens_and_16_heads_gives_the_token_and_the_exact_weight(a
     words = [chr(97 + i % 26) for i in range(512)]
     page.goto(f"{app_url}/?n_heads=16&d_model=64&head=15&text={'+'.join(words)}")
     wait_for_app(page, timeout=120_000)
-    page.wait_for_function(
+    page.wait_for_function(  # one chart: the head drawn in full (the default over 64 tokens)
         "() => [...document.querySelectorAll('.js-plotly-plot')].filter(g => g._fullLayout)"
-        ".length >= 2",
+        ".length >= 1",
         timeout=120_000,
     )
     text = page.evaluate(

@@ -9,6 +9,7 @@ of each page (look at them).
 from __future__ import annotations
 
 import os
+import urllib.parse
 from pathlib import Path
 
 import pytest
@@ -34,7 +35,8 @@ GEOMETRY = """
     .map(t => { const b = t.getBoundingClientRect();
                 return [b.left, b.top, b.right, b.bottom, t.textContent]; })
     .filter(b => b[2] - b[0] > 0 && b[3] - b[1] > 0);
-  return {width: r.width, left: r.left, right: r.right, boxes: boxes};
+  return {width: r.width, left: r.left, right: r.right, top: r.top, bottom: r.bottom,
+          boxes: boxes};
 })
 """
 OVERFLOW = "() => document.documentElement.scrollWidth - window.innerWidth"
@@ -55,6 +57,17 @@ def _ink(box: list) -> list:
     left, top, right, bottom, text = box
     px, py = min(3, (right - left) / 5), min(3, (bottom - top) / 5)
     return [left + px, top + py, right - px, bottom - py, text]
+
+
+def _outside(chart: dict) -> list[tuple]:
+    """Labels not wholly inside their chart (cut off at its edge: the margins reserved for them,
+    viz/margins.py, were too small; the grids draw without plotly's automargin)."""
+    return [
+        (text, [round(v) for v in (left, top, right, bottom)])
+        for left, top, right, bottom, text in (_ink(b) for b in chart["boxes"])
+        if left < chart["left"] - 1 or right > chart["right"] + 1
+        or top < chart["top"] - 1 or bottom > chart["bottom"] + 1
+    ]  # fmt: skip
 
 
 def _overlaps(boxes: list) -> list[tuple]:
@@ -123,6 +136,7 @@ def test_page_reads_on_a_phone(app_url, phone, path):
         assert c["width"] >= MIN_CHART_PX, f"chart {k} is {c['width']:.0f} px wide"
         assert c["left"] >= -1 and c["right"] <= PHONE["width"] + 1, f"chart {k} leaves the screen"
         assert _overlaps(c["boxes"]) == [], f"chart {k}: tick labels overlap"
+        assert _outside(c) == [], f"chart {k}: tick labels cut off"
     assert charts or path not in CHART_PAGES, "a page of charts drew none"
 
 
@@ -142,9 +156,34 @@ def test_long_text_head_grid_on_a_phone(app_url, phone, view):
     c = charts[0]
     assert c["width"] >= MIN_CHART_PX
     assert 0 < len(c["boxes"]) <= 120  # thinned: every k-th label
-    assert _overlaps(c["boxes"]) == []
+    assert _overlaps(c["boxes"]) == [] and _outside(c) == []
     _shoot(phone, f"attention_512_{view}")
     labels = [b[4] for b in c["boxes"]]
     # every k-th label, each with its position; or blocks of tokens
     assert ("0: a" if view == "head" else "0–7") in labels
     assert phone.evaluate(OVERFLOW) <= 1
+
+
+GRIDS = [  # the pages that draw heads as one-trace grids, with long and odd labels
+    ("", {"n_heads": 8, "text": " ".join(f"word{i}" for i in range(60))}),
+    ("", {"n_heads": 16, "d_model": 64, "text": "注意力机制很有用 Ünïcödé 👩‍👩‍👧 <b>x</b> مرحبا"}),
+    ("efficient", {"n_heads": 8}),
+    ("encoder_decoder", {"n_heads": 8}),
+]
+
+
+@pytest.mark.parametrize("width", [390, 1400])
+@pytest.mark.parametrize("path,query", GRIDS, ids=["home60", "home_unicode", "efficient", "encdec"])
+def test_grid_labels_stay_inside_their_chart(app_url, browser, width, path, query):
+    context = browser.new_context(viewport={"width": width, "height": 1000})
+    pg = context.new_page()
+    try:
+        pg.goto(f"{app_url}/{path}?{urllib.parse.urlencode(query)}")
+        _settle(pg, True)
+        charts = pg.evaluate(GEOMETRY)
+        assert charts
+        for k, c in enumerate(charts):
+            assert _outside(c) == [], f"chart {k}: tick labels cut off"
+            assert _overlaps(c["boxes"]) == [], f"chart {k}: tick labels overlap"
+    finally:
+        context.close()

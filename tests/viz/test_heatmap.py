@@ -141,3 +141,18 @@ def test_stretched_colours_keep_the_exact_weight_in_the_hover_of_labelled_blocks
     tr = fig.data[0]
     assert _hover(tr) == "query %{y} | key %{x}" and "customdata[2]" in tr.hovertemplate
     assert np.asarray(tr.customdata)[0, :10, 2] == pytest.approx(w[0, 0])
+
+
+def test_a_grid_says_how_many_key_labels_a_phone_can_draw():
+    """Upright key labels past what a head holds on a phone (~6 at two heads a row): layout.meta
+    asks for every k-th there (ui/widgets.plot); labels that lie flat, or few, ask nothing."""
+    from viz.heatmap import PHONE_X_STEP
+
+    long_words = [f"token{i}" for i in range(19)]
+    fig = head_grid(attention_weights(4, 19), long_words, one_trace=True)
+    assert fig.layout.xaxis2.tickangle == -90  # upright
+    assert fig.layout.meta[PHONE_X_STEP] == 4  # 19 labels, 6 to a head: every 4th
+    one_col = head_grid(attention_weights(1, 19), long_words, one_trace=True)
+    assert one_col.layout.meta[PHONE_X_STEP] == 2  # a whole row: 12 fit
+    flat = head_grid(attention_weights(4, 3), ["a", "b", "c"], one_trace=True)
+    assert not flat.layout.meta
