@@ -80,7 +80,10 @@ def _open(pg, url: str, expected: list[list[str]]) -> None:
     wait_for_app(pg)
     _wait_charts(pg, expected)
     assert pg.locator('[data-testid="stException"]').count() == 0
-    assert pg.get_by_role("textbox", name="Sentence").count() == 1  # the shared sidebar
+    # the shared sidebar (a fresh server's first page may draw its charts before the widgets'
+    # code has loaded: they are placeholders for a moment)
+    pg.get_by_role("textbox", name="Sentence").wait_for(timeout=30_000)
+    assert pg.get_by_role("textbox", name="Sentence").count() == 1
 
 
 def _full_screenshot(pg, path) -> None:
