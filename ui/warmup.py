@@ -58,17 +58,15 @@ def wait() -> None:
 
 
 PRELOAD_KEY = "_preload_chart"  # bench/browser_timing.py does not count it as the page's chart
-PRELOAD_BOX = "_preload"  # the hidden container of the widgets' code preload
 
 
 def preload_chart_code():
     """While the warm-up is still importing PyTorch (a fresh server's first session): an empty
-    chart and one widget of each kind the pages use, in a hidden placeholder, which the router
-    empties once the page can draw. Streamlit's browser loads each element's code (the chart's
-    is a 4.7 MB script) the first time one is drawn: this way it loads while the server
-    imports, instead of after the page's first run (the home page's cold start went from ~1.7x
-    to ~1.4x the floor page's, bench/ui_latency.py). Returns the placeholder, or None (the
-    warm-up is done, or none was started)."""
+    chart in a placeholder, which the router empties once the page can draw. The browser loads
+    Streamlit's chart code (a 4.7 MB script, loaded at the first chart) while the server
+    imports, instead of after the page's first run (bench/ui_latency.py: the home page's cold
+    start ~1.7x -> ~1.4-1.5x the floor page's). Returns the placeholder, or None (the warm-up is
+    done, or none was started)."""
     if _thread is None or _done.is_set():
         return None
     _charts.wait()  # plotly imported by the warm-up thread, never by two threads at once
@@ -76,16 +74,6 @@ def preload_chart_code():
     import streamlit as st
 
     slot = st.empty()
-    with slot.container(key=PRELOAD_BOX):
-        st.html(f"<style>.st-key-{PRELOAD_BOX} {{display: none}}</style>")
-        empty = go.Figure(layout={"height": 10, "margin": {"l": 0, "r": 0, "t": 0, "b": 0}})
-        st.plotly_chart(empty, config={"staticPlot": True}, key=PRELOAD_KEY)
-        k = f"{PRELOAD_BOX}."
-        st.text_area(" ", key=k + "text", disabled=True)
-        st.selectbox(" ", [0], key=k + "select", disabled=True)
-        st.radio(" ", [0], key=k + "radio", disabled=True)
-        st.select_slider(" ", [0, 1], key=k + "select_slider", disabled=True)
-        st.slider(" ", 0, 1, key=k + "slider", disabled=True)
-        st.number_input(" ", key=k + "number", disabled=True)
-        st.toggle(" ", key=k + "toggle", disabled=True)
+    empty = go.Figure(layout={"height": 10, "margin": {"l": 0, "r": 0, "t": 0, "b": 0}})
+    slot.plotly_chart(empty, config={"staticPlot": True}, key=PRELOAD_KEY)
     return slot
