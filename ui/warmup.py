@@ -16,18 +16,15 @@ from __future__ import annotations
 import importlib
 import threading
 
-# What st.plotly_chart needs, first (~0.2 s: see preload_chart_code), then what the router and
-# the home page import; streamlit.emojis: the router's emoji page icons make Streamlit import
-# it, and the import compiles its emoji pattern (~0.3 s of the first run)
-CHART_MODULES = ("plotly.graph_objects", "plotly.io", "plotly.tools")
+# What the router and the home page import; streamlit.emojis: the router's emoji page icons make
+# Streamlit import it, and the import compiles its emoji pattern (~0.3 s of the first run)
 MODULES = (
-    *CHART_MODULES, "ui.url", "ui.sidebar", "ui.failover", "ui.memory", "ui.sections.attention",
-    "viz", "streamlit.emojis",
+    "ui.url", "ui.sidebar", "ui.failover", "ui.memory", "ui.sections.attention", "viz",
+    "streamlit.emojis",
 )  # fmt: skip
 
 _lock = threading.Lock()
 _done = threading.Event()
-_charts = threading.Event()  # plotly imported: a session may draw a chart
 _thread: threading.Thread | None = None
 
 
@@ -35,10 +32,7 @@ def _run() -> None:
     try:
         for name in MODULES:
             importlib.import_module(name)
-            if name == CHART_MODULES[-1]:
-                _charts.set()
     finally:  # a failed import is raised again, readably, by the session that needs it
-        _charts.set()
         _done.set()
 
 
@@ -55,25 +49,3 @@ def wait() -> None:
     """Until the warm-up has finished, if one was started."""
     if _thread is not None:
         _done.wait()
-
-
-PRELOAD_KEY = "_preload_chart"  # bench/browser_timing.py does not count it as the page's chart
-
-
-def preload_chart_code():
-    """While the warm-up is still importing PyTorch (a fresh server's first session): an empty
-    chart in a placeholder, which the router empties once the page can draw. The browser loads
-    Streamlit's chart code (a 4.7 MB script, loaded at the first chart) while the server
-    imports, instead of after the page's first run (bench/ui_latency.py: the home page's cold
-    start ~1.7x -> ~1.4-1.5x the floor page's). Returns the placeholder, or None (the warm-up is
-    done, or none was started)."""
-    if _thread is None or _done.is_set():
-        return None
-    _charts.wait()  # plotly imported by the warm-up thread, never by two threads at once
-    import plotly.graph_objects as go
-    import streamlit as st
-
-    slot = st.empty()
-    empty = go.Figure(layout={"height": 10, "margin": {"l": 0, "r": 0, "t": 0, "b": 0}})
-    slot.plotly_chart(empty, config={"staticPlot": True}, key=PRELOAD_KEY)
-    return slot

@@ -25,33 +25,3 @@ def test_the_warm_up_imports_the_modules_and_wait_returns_when_it_is_done():
         "assert not missing, missing\n"
     )
     run_python(code)
-
-
-def test_while_the_warm_up_imports_the_first_run_draws_an_empty_chart_then_clears_it():
-    # a fresh process: PyTorch's import (~1 s) is still running when the script asks
-    script = (
-        "import streamlit as st\n"
-        "from ui import warmup\n"
-        "warmup.start()\n"
-        "slot = warmup.preload_chart_code()\n"
-        "st.session_state.preloaded = slot is not None\n"
-        "warmup.wait()\n"
-        "assert warmup.preload_chart_code() is None  # done: nothing more to preload\n"
-        "slot.empty()\n"
-        "st.write('page')\n"
-    )
-    code = (
-        "from streamlit.testing.v1 import AppTest\n"
-        f"at = AppTest.from_string({script!r}, default_timeout=120).run()\n"
-        "assert not at.exception, at.exception\n"
-        "assert at.session_state.preloaded\n"
-        "assert len(at.get('plotly_chart')) == 0, 'the placeholder was emptied'\n"
-        "assert at.markdown[0].value == 'page'\n"
-    )
-    run_python(code)
-
-
-def test_without_a_warm_up_the_router_draws_no_preload_chart():
-    from ui import warmup
-
-    assert warmup.preload_chart_code() is None
