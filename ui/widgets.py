@@ -6,7 +6,6 @@ from functools import partial
 
 import numpy as np
 import pandas as pd
-import plotly.graph_objects as go
 import streamlit as st
 
 import viz
@@ -81,7 +80,7 @@ PHONE_CSS = f"<style>@media (max-width: 480px) {{{_PHONE_RULES}}}</style>"
 
 
 def _phone_step(fig) -> int:
-    meta = fig.layout.meta if isinstance(fig, go.Figure) else (fig.get("layout") or {}).get("meta")
+    meta = fig.layout.meta
     step = meta.get(viz.PHONE_X_STEP, 1) if isinstance(meta, dict) else 1
     return min(int(step), _PHONE_STEPS[-1])
 

@@ -61,6 +61,7 @@ def token_axis(
 LABEL_ALL = 40
 X_LABEL_PX = 16  # room of one upright x label (at most ~20 on a full-width axis)
 Y_LABEL_PX = 16  # room of one y label
+PHONE_PLOT_PX = 200  # a chart's plot width on a 390 px phone, beside labels and colour bar
 
 
 def label_step(n: int, room_px: float, per_label_px: float) -> int:
@@ -77,7 +78,7 @@ def _axis_number(key: str) -> int:
 def _label_room(key: str, axis: dict, height: float) -> float:
     d0, d1 = axis.get("domain") or (0.0, 1.0)
     if key[0] == "x":
-        return 200 * (d1 - d0)  # a phone's plot width (beside labels, colour bar): must fit
+        return PHONE_PLOT_PX * (d1 - d0)  # must fit on a phone
     return height * (d1 - d0) * 0.85
 
 

@@ -14,6 +14,7 @@ import plotly.graph_objects as go
 
 from .axes import (
     LABEL_ALL,
+    PHONE_PLOT_PX,
     X_LABEL_PX,
     Y_LABEL_PX,
     axis_anchor,
@@ -51,6 +52,11 @@ def _positions_in_hover(n: int, numbered: bool) -> bool:
     (they carry them: "12: cat", `token_axis`), nor for labels that say where they are
     (numbered=False: "32–39", a block of tokens)."""
     return numbered and n <= LABEL_ALL
+
+
+def _hover_positions(t_q: int, t_k: int, numbered: bool) -> bool:
+    """Whether the hover reads a position of either axis from customdata."""
+    return _positions_in_hover(t_q, numbered) or _positions_in_hover(t_k, numbered)
 
 
 def _who(t_q: int, t_k: int, numbered: bool = True) -> str:
@@ -91,8 +97,7 @@ def heatmap_trace(
     """
     matrix = np.asarray(matrix, dtype=np.float32)
     check_lengths(matrix.shape, q_tokens, k_tokens)
-    positions = any(_positions_in_hover(n, numbered) for n in matrix.shape)
-    if customdata is None and positions:  # else no customdata (payload)
+    if customdata is None and _hover_positions(*matrix.shape, numbered):  # else none (payload)
         customdata = _cell_positions(*matrix.shape)
     tr = {
         "type": "heatmap",
@@ -233,11 +238,10 @@ def head_grid(
 
 
 HEAD_TITLE_PX = 26  # a head's title above it
-# A grid on a phone: its plot is ~200 px wide (390 px less labels and colour bar), and an upright
-# key label takes ~14 px. A one-trace grid's layout.meta[PHONE_X_STEP] = k > 1 says: on a phone
-# draw every k-th key label (the chart is the same at every width; ui/widgets.plot hides the
-# others with a narrow-screen style). Wide screens draw them all; the hover names every key.
-PHONE_PLOT_PX = 200
+# A grid on a phone: its plot is PHONE_PLOT_PX wide, and an upright key label takes ~14 px. A
+# one-trace grid's layout.meta[PHONE_X_STEP] = k > 1 says: on a phone draw every k-th key label
+# (the chart is the same at every width; ui/widgets.plot hides the others with a narrow-screen
+# style). Wide screens draw them all; the hover names every key.
 UPRIGHT_LABEL_PX = 14
 PHONE_X_STEP = "phone_x_step"
 STRIP_GAP_PX = HEAD_TITLE_PX + 18  # between a strip above the grid and its first head titles
@@ -276,7 +280,7 @@ def _subplots(hd: _Heads) -> go.Figure:
     )
     for note in layout.get("annotations", []):
         note["font"] = {"size": 13}
-    positions = any(_positions_in_hover(n, hd.numbered) for n in (t_q, t_k))
+    positions = _hover_positions(t_q, t_k, hd.numbered)
     customdata = _cell_positions(t_q, t_k) if positions else None
     x_axis = token_axis(hd.k_tokens, numbered=hd.numbered)
     y_axis = token_axis(hd.q_tokens, reverse=True, numbered=hd.numbered)
@@ -338,11 +342,10 @@ def _one_trace(hd: _Heads) -> go.Figure:
     # hover data: [query, key] positions where the labels do not carry them, and the exact
     # weight when the colours are stretched; NO_CELL in the gaps (never hovered: hoverongaps is
     # off); none at all when the hover needs neither (payload)
-    positions = any(_positions_in_hover(n, hd.numbered) for n in (t_q, t_k))
     info = None
     if not hd.shared_scale:
         info = np.full(z.shape + (3,), NO_CELL, dtype=np.float32)
-    elif positions:
+    elif _hover_positions(t_q, t_k, hd.numbered):
         info = np.full(z.shape + (2,), NO_CELL, dtype=np.int16)
     cells = _cell_positions(t_q, t_k)
     low = 0.0 if hd.zmin is None else hd.zmin
@@ -420,7 +423,7 @@ def _one_trace(hd: _Heads) -> go.Figure:
     # layer of its own, and a heads step that adds one more): the queries when no head thins
     # them and they are few in all; the keys under the last row when it is full. Elsewhere an
     # overlay axis: one beside every row, one under each other row of heads.
-    x_show = range(0, t_k, label_step(t_k, 200 / hd.cols, X_LABEL_PX))
+    x_show = range(0, t_k, label_step(t_k, PHONE_PLOT_PX / hd.cols, X_LABEL_PX))
     y_show = range(0, t_q, label_step(t_q, head * 0.85, Y_LABEL_PX))
     shown = {"showgrid": False, "zeroline": False}
     # labels that do not lie flat stand upright, as `_x_label_px` and the thinning count them
