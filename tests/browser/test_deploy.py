@@ -33,7 +33,8 @@ VIEWS = [
 ]
 TICKS = (
     "() => [...document.querySelectorAll('.js-plotly-plot')].flatMap(g => g._fullLayout ?"
-    " [...(g._fullLayout.xaxis.ticktext || []), ...(g._fullLayout.yaxis.ticktext || [])] : [])"
+    " [...((g._fullLayout.xaxis || {}).ticktext || []),"
+    "  ...((g._fullLayout.yaxis || {}).ticktext || [])] : [])"
 )
 
 
