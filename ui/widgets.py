@@ -69,20 +69,31 @@ def token_chips(tokens: list[str]) -> None:
 
 
 # Up to this many: on a narrow screen, a chart in a container keyed "...-phone-x<k>" draws only
-# every k-th label of its x axes (every k-th tick group, counted in each axis' layer)
+# every k-th label of its x axes (every k-th tick group, counted in each axis' layer); keyed
+# "...-phone-q<k>" / "...-phone-v<k>", every k-th number of the groups strip's query row (the
+# second-last trace of its layer) / key/value row (the last one): viz.PHONE_STRIP_STEPS
 _PHONE_STEPS = range(2, 13)
+_NTH = ":not(:nth-of-type({k}n+1)) {{display: none}}"
 _PHONE_RULES = " ".join(
-    f'[class*="-phone-x{k}"] g[class^="x"][class$="tick"]:not(:nth-of-type({k}n+1))'
-    " {display: none}"
+    rule.format(k=k)
     for k in _PHONE_STEPS
+    for rule in (
+        '[class*="-phone-x{k}"] g[class^="x"][class$="tick"]' + _NTH,
+        '[class*="-phone-q{k}"] g.scatterlayer > g.trace:nth-last-of-type(2) g.textpoint' + _NTH,
+        '[class*="-phone-v{k}"] g.scatterlayer > g.trace:last-of-type g.textpoint' + _NTH,
+    )
 )
 PHONE_CSS = f"<style>@media (max-width: 480px) {{{_PHONE_RULES}}}</style>"
 
 
-def _phone_step(fig) -> int:
-    meta = fig.layout.meta
-    step = meta.get(viz.PHONE_X_STEP, 1) if isinstance(meta, dict) else 1
-    return min(int(step), _PHONE_STEPS[-1])
+def _phone_suffix(fig) -> str:
+    """The container key's suffix that thins the chart's labels on a phone ("" for none)."""
+    meta = fig.layout.meta if isinstance(fig.layout.meta, dict) else {}
+    q, v = meta.get(viz.PHONE_STRIP_STEPS, (1, 1))
+    steps = {"x": meta.get(viz.PHONE_X_STEP, 1), "q": q, "v": v}
+    return "".join(
+        f"-phone-{name}{min(int(k), _PHONE_STEPS[-1])}" for name, k in steps.items() if k > 1
+    )
 
 
 def plot(fig, key: str, on_select=None, where=None) -> None:
@@ -93,9 +104,9 @@ def plot(fig, key: str, on_select=None, where=None) -> None:
     # its margins were fitted to the labels where it was built (viz.figure: the browser draws it
     # once); an unchanged chart is not drawn again on a rerun (viz/revision.py)
     stamp(fig)
-    step = _phone_step(fig)
-    if step > 1:
-        where = (where or st).container(key=f"{key}-phone-x{step}")
+    suffix = _phone_suffix(fig)
+    if suffix:
+        where = (where or st).container(key=f"{key}{suffix}")
         where.html(PHONE_CSS)
     select = {} if on_select is None else {"on_select": on_select, "selection_mode": "points"}
     (where or st).plotly_chart(

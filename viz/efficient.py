@@ -5,12 +5,22 @@ Every user-derived string (tokens, and the labels the page passes in) is escaped
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 import plotly.graph_objects as go
 
-from .axes import token_axis
+from .axes import PHONE_PLOT_PX, token_axis
 from .figure import figure, named_colorscale, style
-from .heatmap import DEFAULT_PALETTE, DIVERGING, STRIP_AXES, Strip, head_grid, heatmap_trace
+from .heatmap import (
+    DEFAULT_PALETTE,
+    DIVERGING,
+    PHONE_STRIP_STEPS,
+    STRIP_AXES,
+    Strip,
+    head_grid,
+    heatmap_trace,
+)
 from .labels import check_lengths, escape_label
 from .lines import line_layout, line_trace
 from .positional import QUALITATIVE
@@ -34,10 +44,32 @@ def grouped_heads(
     key/value head each reads (bottom row), one colour per group; below, every head's weights
     (nh, T, T) as `head_grid` draws them (one trace)."""
     strip = _kv_strip(kv_head, escape_label(query_label), escape_label(kv_label))
-    return head_grid(
+    fig = head_grid(
         weights, tokens, titles=titles, value_label=value_label, colorscale=colorscale,
         one_trace=True, above=strip,
     )  # fmt: skip
+    # On a phone the strip's numbers of 16 heads ran together ("101112131415"): there, draw
+    # every k-th of a row (ui/widgets.plot; wide screens draw them all, the hover names each)
+    n_q = len(kv_head)
+    n_kv = max(kv_head) + 1 if n_q else 0
+    steps = [_phone_node_step(n_q, n_q), _phone_node_step(n_kv, n_q)]
+    if max(steps) > 1:
+        fig.layout.meta = {**(fig.layout.meta or {}), PHONE_STRIP_STEPS: steps}
+    return fig
+
+
+_DIGIT_PX, _NUMBER_GAP_PX = 7, 5  # a digit of a node's number (12 px font), the room between two
+
+
+def _phone_node_step(n: int, n_q: int) -> int:
+    """Every how many of n nodes a row's numbers fit on a phone: the strip spans the n_q query
+    heads (its x range is n_q + 0.4 node widths) across viz.PHONE_PLOT_PX; n key/value nodes
+    stand n_q / n apart."""
+    if n <= 1:
+        return 1
+    spacing = PHONE_PLOT_PX / (max(n_q - 1, 1) + 1.4) * n_q / n
+    need = _DIGIT_PX * len(str(n - 1)) + _NUMBER_GAP_PX
+    return math.ceil(need / spacing)
 
 
 def _kv_strip(kv_head, q_t: str, kv_t: str, px: int = 130) -> Strip:

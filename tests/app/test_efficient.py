@@ -346,3 +346,20 @@ def test_a_long_text_is_cut_to_the_tokens_every_view_draws_cell_by_cell(view):
         heads = grid_heads(figure(at, key))
         assert heads.shape == (16, limit, limit)
         assert grid_tokens(figure(at, key))[-1] == f"{limit - 1}: {words[limit - 1]}"  # numbered
+
+
+def test_a_chart_whose_labels_a_phone_thins_goes_in_a_keyed_container_with_the_style():
+    """ui/widgets.plot: the figure's phone steps become its container's key; the narrow-screen
+    style hides all but every k-th tick label / strip number (wide screens draw them all)."""
+    import plotly.graph_objects as go
+
+    from ui import widgets
+    from viz import PHONE_STRIP_STEPS, PHONE_X_STEP
+
+    fig = go.Figure(layout={"meta": {PHONE_X_STEP: 3, PHONE_STRIP_STEPS: [2, 1]}})
+    assert widgets._phone_suffix(fig) == "-phone-x3-phone-q2"
+    assert widgets._phone_suffix(go.Figure()) == ""
+    css = widgets.PHONE_CSS
+    assert css.startswith("<style>@media (max-width: 480px)")
+    assert '[class*="-phone-q2"] g.scatterlayer > g.trace:nth-last-of-type(2) g.textpoint' in css
+    assert '[class*="-phone-v2"] g.scatterlayer > g.trace:last-of-type g.textpoint' in css

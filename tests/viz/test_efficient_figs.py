@@ -109,3 +109,25 @@ def test_a_strip_needs_the_one_trace_grid():
             np.ones((2, 3, 3)) / 3, list("abc"), above=heatmap.Strip([], {}, 100), one_trace=False
         )
 
+
+
+def test_the_strip_says_how_many_numbers_of_a_row_a_phone_can_draw():
+    """16 heads: each row's numbers (two digits) ran together at 390 px; layout.meta asks for
+    every 2nd there (ui/widgets.plot), per row: 4 key/value heads of 16 fit, 8 heads need none."""
+    from viz import PHONE_STRIP_STEPS
+
+    def meta(nh, n_kv):
+        w = np.full((nh, 3, 3), 1 / 3, dtype=np.float32)
+        kv = [h * n_kv // nh for h in range(nh)]
+        fig = eviz.grouped_heads(w, list("abc"), kv, titles=[str(h) for h in range(nh)])
+        return (fig.layout.meta or {}).get(PHONE_STRIP_STEPS)
+
+    assert meta(16, 16) == [2, 2]
+    assert meta(16, 4) == [2, 1]
+    assert meta(8, 8) is None and meta(2, 1) is None
+    # the rows are the strip's last two traces, as the phone style counts them
+    w = np.full((16, 3, 3), 1 / 3, dtype=np.float32)
+    fig = eviz.grouped_heads(w, list("abc"), list(range(16)), titles=list("abcdefghijklmnop"))
+    *_, q_nodes, kv_nodes = fig.data
+    assert q_nodes.mode == kv_nodes.mode == "markers+text"
+    assert len(q_nodes.text) == len(kv_nodes.text) == 16
