@@ -4,7 +4,6 @@ import streamlit as st
 
 from ui import warmup
 
-preload = warmup.preload_chart_code()  # a fresh server: the browser loads the chart code now
 warmup.wait()  # the server's background import of what follows (app.py), if it started one
 
 from ui import url  # noqa: E402
@@ -14,8 +13,6 @@ from ui.memory import freeze_once  # noqa: E402
 from ui.sidebar import init_state, render_sidebar  # noqa: E402
 
 st.set_page_config(page_title="Attention Lens", page_icon="🔍", layout="wide")
-if preload is not None:
-    preload.empty()
 init_state()
 
 PAGES = [

@@ -1,8 +1,7 @@
 """Timing a rerun in Chromium, in the page's own clock (bench/ui_latency.py, bench/load.py).
 
 INSTRUMENT (an init script) records the user's input (keydown or pointerdown), every change of
-the app's `[data-test-script-state]`, the last DOM change inside any `.js-plotly-plot` (but the
-empty one of ui/warmup.py's preload_chart_code, which is not the page's), the last
+the app's `[data-test-script-state]`, the last DOM change inside any `.js-plotly-plot`, the last
 websocket message from the server, and the frames painted after those (two
 requestAnimationFrame later). SETTLED([quiet, charts]) is true
 once the script has finished, at least `charts` charts are drawn (a chart's code loads lazily:
@@ -25,7 +24,6 @@ BENCH_ARGS = [  # the brief's Chromium: software rendering, nothing in the backg
 # a chart, and the frames painted after those (two requestAnimationFrame later).
 INSTRUMENT = """
 (() => {
-  const PRELOAD = '.st-key-_preload_chart';  // ui/warmup.py's empty chart, not the page's
   const m = window.__bench = {t0: null, states: [], lastPlot: 0, plotPaint: 0, finPaint: 0,
                               firstPaint: 0, lastMsg: 0, msgPaint: 0};
   const paintAfter = (set) => requestAnimationFrame(() => requestAnimationFrame(
@@ -54,13 +52,10 @@ INSTRUMENT = """
         if (s === 'notRunning') paintAfter((t) => { m.finPaint = t; });
       } else {
         const el = r.target.nodeType === 1 ? r.target : r.target.parentElement;
-        if (!el || !el.closest || el.closest(PRELOAD)) continue;
-        if (el.closest('.js-plotly-plot')) plot = true;
+        if (el && el.closest && el.closest('.js-plotly-plot')) plot = true;
         for (const n of r.addedNodes || []) {
-          if (n.nodeType !== 1 || n.closest(PRELOAD)) continue;
-          const g = n.matches('.js-plotly-plot, .main-svg') ? n
-              : n.querySelector('.js-plotly-plot');
-          if (g && !g.closest(PRELOAD)) plot = true;
+          if (n.nodeType === 1 && (n.matches('.js-plotly-plot, .main-svg') ||
+                                   n.querySelector('.js-plotly-plot'))) plot = true;
         }
       }
     }

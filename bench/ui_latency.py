@@ -16,8 +16,7 @@ the time from `running` to `notRunning` as the browser sees it: the server's scr
 the delivery of its messages. "kB" is what the websocket received for that rerun.
 
 Then: cold start (server start to the page's first chart painted and every widget drawn, app
-home page against the floor; the empty chart a fresh server draws while it imports,
-ui/warmup.py, is not counted),
+home page against the floor),
 and the payload of one rerun at the issue's sizes (home: 64 tokens x 16 heads; pretrained:
 256 WordPiece tokens), which must stay <= 3 MB.
 

@@ -33,8 +33,7 @@ VIEWS = [
 ]
 TICKS = (
     "() => [...document.querySelectorAll('.js-plotly-plot')].flatMap(g => g._fullLayout ?"
-    " [...((g._fullLayout.xaxis || {}).ticktext || []),"
-    "  ...((g._fullLayout.yaxis || {}).ticktext || [])] : [])"
+    " [...(g._fullLayout.xaxis.ticktext || []), ...(g._fullLayout.yaxis.ticktext || [])] : [])"
 )
 
 
