@@ -23,6 +23,7 @@ from .heatmap import (
 )
 from .labels import check_lengths, escape_label
 from .lines import line_layout, line_trace
+from .margins import text_px
 from .positional import QUALITATIVE
 
 _PLAIN_AXIS = {"showgrid": False, "zeroline": False}
@@ -50,26 +51,31 @@ def grouped_heads(
     )  # fmt: skip
     # On a phone the strip's numbers of 16 heads ran together ("101112131415"): there, draw
     # every k-th of a row (ui/widgets.plot; wide screens draw them all, the hover names each)
-    n_q = len(kv_head)
-    n_kv = max(kv_head) + 1 if n_q else 0
-    steps = [_phone_node_step(n_q, n_q), _phone_node_step(n_kv, n_q)]
+    steps = _phone_number_steps(strip)
     if max(steps) > 1:
         fig.layout.meta = {**(fig.layout.meta or {}), PHONE_STRIP_STEPS: steps}
     return fig
 
 
-_DIGIT_PX, _NUMBER_GAP_PX = 7, 5  # a digit of a node's number (12 px font), the room between two
+NODE_TEXT_PX = 12  # the nodes' numbers: plotly's default text size (`_nodes` keeps it)
+_NUMBER_GAP_PX = 3  # a space between two numbers of a row
 
 
-def _phone_node_step(n: int, n_q: int) -> int:
-    """Every how many of n nodes a row's numbers fit on a phone: the strip spans the n_q query
-    heads (its x range is n_q + 0.4 node widths) across viz.PHONE_PLOT_PX; n key/value nodes
-    stand n_q / n apart."""
-    if n <= 1:
-        return 1
-    spacing = PHONE_PLOT_PX / (max(n_q - 1, 1) + 1.4) * n_q / n
-    need = _DIGIT_PX * len(str(n - 1)) + _NUMBER_GAP_PX
-    return math.ceil(need / spacing)
+def _phone_number_steps(strip: Strip) -> list[int]:
+    """Every how many numbers of the query row and of the key/value row (the strip's last two
+    traces) a phone draws: the strip's x range spans viz.PHONE_PLOT_PX there, and a number
+    needs its text's width and a space."""
+    lo, hi = strip.axes[f"xaxis{STRIP_AXES[0][1:]}"]["range"]
+    steps = []
+    for row in strip.data[-2:]:
+        x = np.sort(np.asarray(row["x"], dtype=np.float64))
+        if len(x) < 2:
+            steps.append(1)
+            continue
+        spacing = float(np.diff(x).min()) * PHONE_PLOT_PX / (hi - lo)
+        need = max(text_px(s, NODE_TEXT_PX) for s in row["text"]) + _NUMBER_GAP_PX
+        steps.append(math.ceil(need / spacing))
+    return steps
 
 
 def _kv_strip(kv_head, q_t: str, kv_t: str, px: int = 130) -> Strip:

@@ -110,7 +110,6 @@ def test_a_strip_needs_the_one_trace_grid():
         )
 
 
-
 def test_the_strip_says_how_many_numbers_of_a_row_a_phone_can_draw():
     """16 heads: each row's numbers (two digits) ran together at 390 px; layout.meta asks for
     every 2nd there (ui/widgets.plot), per row: 4 key/value heads of 16 fit, 8 heads need none."""
