@@ -97,14 +97,17 @@ def _phone_suffix(fig) -> str:
 
 
 def plot(fig, key: str, on_select=None, where=None) -> None:
-    """Every figure goes out the same way: full width, the theme's fonts, PNG in the toolbar.
-    With `on_select` (a callback), a click on a point reruns the page after calling it (read the
-    point with `clicked_point(key)`). A head grid whose key labels would run together on a phone
-    (viz.PHONE_X_STEP) goes in a container whose style thins them on narrow screens only."""
+    """Every figure goes out the same way: full width, its own style (viz/theme.py: no Streamlit
+    theme, no template, no `layout.meta`: either made the browser draw the chart twice), PNG in
+    the toolbar. With `on_select` (a callback), a click on a point reruns the page after calling
+    it (read the point with `clicked_point(key)`). A head grid whose key labels would run
+    together on a phone (viz.PHONE_X_STEP) goes in a container whose style thins them on narrow
+    screens only."""
+    suffix = _phone_suffix(fig)
+    fig._layout.pop("meta", None)  # read here; sent, a new copy of it redraws the chart
     # its margins were fitted to the labels where it was built (viz.figure: the browser draws it
     # once); an unchanged chart is not drawn again on a rerun (viz/revision.py)
     stamp(fig)
-    suffix = _phone_suffix(fig)
     if suffix:
         where = (where or st).container(key=f"{key}{suffix}")
         where.html(PHONE_CSS)
@@ -113,7 +116,7 @@ def plot(fig, key: str, on_select=None, where=None) -> None:
         fig,
         key=key,
         width="stretch",
-        theme="streamlit",
+        theme=None,
         config={"displaylogo": False, "toImageButtonOptions": {"format": "png", "scale": 2}},
         **select,
     )

@@ -19,6 +19,7 @@ from functools import lru_cache
 
 import plotly.graph_objects as go
 
+from . import theme
 from .axes import thin_token_axes
 from .labels import title_label
 from .margins import MODEBAR_PX, reserve_margins
@@ -28,26 +29,29 @@ def figure(data: list[dict], layout: dict) -> go.Figure:
     """A go.Figure of `data` (trace dicts, each with its "type") and `layout`, unvalidated.
 
     A None value means "not set", as it does for graph_objects (top-level keys of a trace or of
-    the layout). The session's default template (Streamlit's, in the app) is applied as go.Figure
-    always does. The margins are raised to fit the labels (viz/margins.py), so every axis lets
-    its labels overflow its domain (`ticklabeloverflow` "allow"): plotly.js's default, "hide past
-    div", measures every tick label's box after drawing it, about a quarter of the axes' drawing
-    time (CPU profile of a heads step on the home page). An axis that draws no labels (one kept
-    for the hover, its labels on an overlay) draws no tick marks either: the Streamlit theme's
-    tick colour makes plotly.js default every axis to ticks "outside", and 512 marks drew a
-    dotted band under a 512-token head (2,048 marks in a binned 16-head grid). `_validate=False`
-    is plotly's own switch (plotly.io loads its templates so);
+    the layout). The figure has no template: its layout carries viz/theme.py's style (with
+    Streamlit's theme the browser drew every chart twice), added after the margins are raised to
+    fit the labels (viz/margins.py). So every axis lets its labels overflow its domain
+    (`ticklabeloverflow` "allow"): plotly.js's default, "hide past div", measures every tick
+    label's box after drawing it, about a quarter of the axes' drawing time (CPU profile of a
+    heads step on the home page). An axis that draws no labels (one kept for the hover, its
+    labels on an overlay) draws no tick marks either: with ticks "outside" (Streamlit's theme made
+    them the default once) 512 marks drew a dotted band under a 512-token head (2,048 marks in a
+    binned 16-head grid). `_validate=False` is plotly's own switch
+    (plotly.io loads its templates so);
     should a plotly release drop it, go.Figure raises and tests/viz fail at once.
     """
     data = [{k: v for k, v in tr.items() if v is not None} for tr in data]
     layout = {k: v for k, v in layout.items() if v is not None}
-    layout = reserve_margins(data, thin_token_axes(data, layout))
+    layout = theme.apply(data, reserve_margins(data, thin_token_axes(data, layout)))
     for key, axis in layout.items():
         if key[1:5] == "axis" and isinstance(axis, dict):
             axis.setdefault("ticklabeloverflow", "allow")  # labels fit the reserved margins
             if axis.get("showticklabels") is False:  # an axis kept for the hover: no tick marks
                 axis.setdefault("ticks", "")
-    return go.Figure({"data": data, "layout": layout}, _validate=False)
+    fig = go.Figure({"data": data, "layout": layout}, _validate=False)
+    fig._layout.pop("template", None)  # go.Figure adds the session's default one
+    return fig
 
 
 @lru_cache(maxsize=32)

@@ -6,10 +6,9 @@ from __future__ import annotations
 import json
 
 import numpy as np
-import plotly.graph_objects as go
-import plotly.io as pio
 import pytest
 
+from tests.helpers.figures import sent, validated
 from tests.helpers.grid import grid_heads
 from viz import efficient as eviz
 from viz import heatmap
@@ -17,8 +16,6 @@ from viz import heatmap
 TOKS = ["the", "<b>x</b>", "a & b", "the"]
 
 
-def _sent(fig) -> dict:
-    return json.loads(pio.to_json(fig.to_dict(), validate=False))
 
 
 def _builds():
@@ -48,8 +45,8 @@ def _builds():
 @pytest.mark.parametrize("name", list(_builds()))
 def test_validation_would_change_nothing_and_markup_is_escaped(name):
     fig = _builds()[name]()
-    assert _sent(go.Figure(fig.to_dict())) == _sent(fig)
-    spec = json.dumps(_sent(fig))
+    assert sent(validated(fig)) == sent(fig)
+    spec = json.dumps(sent(fig))
     assert "<b>" not in spec and "<i>" not in spec
 
 

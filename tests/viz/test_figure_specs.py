@@ -8,10 +8,10 @@ import json
 
 import numpy as np
 import plotly.graph_objects as go
-import plotly.io as pio
 import pytest
 from plotly.subplots import make_subplots
 
+from tests.helpers.figures import sent, validated
 from viz import grid, heatmap, matrix, positional, scaling, transformer
 from viz.figure import cell_axes, figure, named_colorscale, subplot_grid
 
@@ -99,18 +99,15 @@ def _builds():
     }
 
 
-def _sent(fig: go.Figure) -> dict:
-    """The JSON st.plotly_chart sends (to_dict, then to_json), parsed."""
-    return json.loads(pio.to_json(fig.to_dict(), validate=False))
 
 
 @pytest.mark.parametrize("name", list(_builds()))
 def test_validation_would_change_nothing(name):
     fig = _builds()[name]()
     assert isinstance(fig, go.Figure)
-    validated = go.Figure(fig.to_dict())  # raises on any invalid property or value
-    assert _sent(validated) == _sent(fig)
-    assert None not in [v for tr in _sent(fig)["data"] for v in tr.values()]
+    checked = validated(fig)  # raises on any invalid property or value
+    assert sent(checked) == sent(fig)
+    assert None not in [v for tr in sent(fig)["data"] for v in tr.values()]
 
 
 def test_an_invalid_property_is_caught_by_that_check():

@@ -6,9 +6,9 @@ from __future__ import annotations
 import json
 
 import numpy as np
-import plotly.graph_objects as go
 import pytest
 
+from tests.helpers.figures import sent, validated
 from viz.induction import (
     SHARE_ROW_PX,
     contribution_bars,
@@ -21,8 +21,6 @@ from viz.induction import (
 MARKUP = "<b>x</b>"
 
 
-def _sent(fig: go.Figure) -> dict:
-    return json.loads(fig.to_json())
 
 
 def _builds():
@@ -40,12 +38,12 @@ def _builds():
 @pytest.mark.parametrize("name", list(_builds()))
 def test_validation_would_change_nothing_and_markup_is_escaped(name):
     fig = _builds()[name]
-    validated = go.Figure(fig.to_dict())
-    assert _sent(validated) == _sent(fig)
-    sent = json.dumps(_sent(fig), ensure_ascii=False)
-    assert MARKUP not in sent  # every label went through escape_label
+    checked = validated(fig)
+    assert sent(checked) == sent(fig)
+    spec = json.dumps(sent(fig), ensure_ascii=False)
+    assert MARKUP not in spec  # every label went through escape_label
     if name != "score_curves":
-        assert "&lt;b&gt;x&lt;/b&gt;" in sent
+        assert "&lt;b&gt;x&lt;/b&gt;" in spec
 
 
 def test_contribution_bars_end_with_the_sum():

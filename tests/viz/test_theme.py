@@ -1,0 +1,83 @@
+"""viz/theme.py: every figure carries its own style (no template), and its text reads on the
+light and on the dark page."""
+
+from __future__ import annotations
+
+import re
+
+import numpy as np
+
+import viz
+from tests.helpers.figures import sent
+from viz import theme
+from viz.figure import figure
+
+# Streamlit's page backgrounds as Chromium computes them: light, dark (1.67), dark (earlier)
+PAGES = ("#FFFFFF", "rgb(23, 22, 20)", "#0E1117")
+
+
+def _rgb(colour: str) -> tuple[float, ...]:
+    if colour.startswith("#"):
+        return tuple(int(colour[i : i + 2], 16) for i in (1, 3, 5))
+    return tuple(float(v) for v in re.findall(r"[\d.]+", colour)[:3])
+
+
+def _luminance(colour: str) -> float:
+    """WCAG 2 relative luminance."""
+    lin = [(c / 12.92) if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4
+           for c in (v / 255 for v in _rgb(colour))]  # fmt: skip
+    return 0.2126 * lin[0] + 0.7152 * lin[1] + 0.0722 * lin[2]
+
+
+def contrast(a: str, b: str) -> float:
+    la, lb = sorted((_luminance(a), _luminance(b)), reverse=True)
+    return (la + 0.05) / (lb + 0.05)
+
+
+def test_contrast_is_the_wcag_ratio():
+    assert abs(contrast("#FFFFFF", "#000000") - 21.0) < 1e-9
+    assert abs(contrast("#777777", "#FFFFFF") - 4.48) < 0.01  # the known grey of 4.5:1
+
+
+def test_text_reads_on_the_light_and_the_dark_page():
+    for page in PAGES:
+        assert contrast(theme.TEXT, page) >= 4.0, page
+    assert contrast("#444444", PAGES[1]) < 4.0  # plotly's own text colour would not (dark)
+    assert contrast(theme.HOVER_TEXT, theme.HOVER_BG) >= 7.0
+
+
+def test_a_figure_goes_out_with_no_template_and_the_style_on_every_axis():
+    w = np.random.default_rng(0).dirichlet(np.ones(5), size=(4, 5))
+    layout = sent(viz.head_grid(w, list("abcde"), titles=list("wxyz")))["layout"]
+    assert "template" not in layout
+    assert layout["font"]["color"] == theme.TEXT and layout["font"]["family"] == theme.FONT
+    axes = {k: v for k, v in layout.items() if re.fullmatch(r"[xy]axis\d*", k)}
+    assert len(axes) >= 2
+    for name, axis in axes.items():
+        assert axis["tickfont"]["color"] == theme.TEXT, name
+        assert axis["automargin"] is True, name
+        # as a template did: no tick marks and no minor grid unless a chart asks for them
+        assert "tickcolor" not in axis and "minor" not in axis, name
+
+
+def test_own_values_win_and_axes_only_traces_name_are_styled():
+    fig = figure(
+        [{"type": "scatter", "x": [0, 1], "y": [0, 1], "xaxis": "x3", "yaxis": "y3"}],
+        {"font": {"size": 20}, "xaxis3": {"title": {"text": "t"}, "showgrid": True}},
+    )
+    layout = sent(fig)["layout"]
+    assert layout["font"]["size"] == 20 and layout["font"]["color"] == theme.TEXT
+    assert layout["xaxis3"]["showgrid"] is True and layout["xaxis3"]["title"]["text"] == "t"
+    assert layout["xaxis3"]["title"]["standoff"] == 20
+    assert layout["yaxis3"]["gridcolor"] == theme.LINES  # no layout entry: made for the trace
+    assert "title" not in layout  # no chart title where the figure has none
+
+
+def test_a_titled_figure_and_a_shared_colour_axis_get_their_style():
+    fig = figure(
+        [{"type": "heatmap", "z": [[0.0, 1.0]], "coloraxis": "coloraxis"}],
+        {"title": {"text": "T"}, "coloraxis": {"cmin": 0}},
+    )
+    layout = sent(fig)["layout"]
+    assert layout["title"]["text"] == "T" and layout["title"]["font"]["color"] == theme.TEXT
+    assert layout["coloraxis"]["colorbar"]["thickness"] == theme.COLORBAR["thickness"]

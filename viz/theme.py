@@ -1,0 +1,98 @@
+"""The charts' own style, the same in the light and the dark theme: the one Streamlit's theme
+gave them, with colours that read on both backgrounds.
+
+Why not Streamlit's theme (`st.plotly_chart(theme="streamlit")`): the browser draws every chart
+twice when it arrives. Streamlit's chart component builds the themed figure when it mounts, and
+builds it again in an effect right after (a deep copy, with a new `layout.template`); plotly.js
+counts a new template (or a new `layout.meta`) as a new layout and redraws the whole chart, where
+an unchanged copy of every other layout key costs it a few milliseconds (same data revision:
+viz/revision.py). A chart is mounted afresh on every rerun that changes it, so each slider step
+drew each changed chart twice: about 30 ms more on the 8-head grid of the home page (CPU profile
+and stack of the second `Plotly.react`; bench/ui_latency.py: home 1.47-1.63x the floor with the
+theme, 1.28-1.37x without). So the app sends its charts with `theme=None`, no template and no
+`meta` (ui/widgets.plot), and every figure carries this style in its own layout (viz.figure).
+
+Colours: Streamlit's theme follows the browser (light or dark) and the server cannot know which,
+so text is a grey that reads on both: #797C88 has a contrast of about 4.2:1 on white and on
+Streamlit's dark background (Streamlit's own light-theme chart text, #808495, has 3.7:1 on
+white); lines are that grey, translucent. Sizes, fonts, paddings and title placement are those of
+Streamlit's theme (Streamlit 1.67's PlotlyChart), so the layout and viz/margins.py's estimates
+stay as they were.
+"""
+
+from __future__ import annotations
+
+TEXT = "#797C88"  # tick labels, titles, colour-bar numbers, legends
+LINES = "rgba(121,124,136,0.3)"  # grid, zero line, tick marks
+FONT = '"Source Sans", sans-serif'  # Streamlit's body font
+HOVER_BG = "#262730"  # the hover box: light text on a dark box, in both themes
+HOVER_TEXT = "#FAFAFA"
+# Okabe & Ito (2008), colour-blind safe; their black as grey (it would vanish on a dark page)
+COLORWAY = ("#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#999999")
+
+LAYOUT = {
+    "font": {"color": TEXT, "family": FONT, "size": 12, "weight": 400},
+    "legend": {"title": {"font": {"size": 12, "color": TEXT}, "side": "top"}, "valign": "top",
+               "bordercolor": "rgba(0,0,0,0)", "borderwidth": 0,
+               "font": {"size": 12, "color": TEXT}},
+    "margin": {"pad": 8},
+    "hoverlabel": {"bgcolor": HOVER_BG, "bordercolor": HOVER_BG,
+                   "font": {"color": HOVER_TEXT, "family": FONT, "size": 12}},
+    "modebar": {"bgcolor": "rgba(0,0,0,0)", "color": "rgba(121,124,136,0.6)",
+                "activecolor": TEXT},
+    "colorway": list(COLORWAY),
+}  # fmt: skip
+TITLE = {"font": {"family": FONT, "size": 16, "color": TEXT, "weight": 600}, "pad": {"l": 4},
+         "xanchor": "left", "x": 0}  # fmt: skip
+# No tick or minor-grid colour: given in the layout rather than in a template, plotly.js takes
+# them as asking for tick marks and minor grid lines (it drew both where there were none)
+_AXIS = {"zerolinecolor": LINES, "gridcolor": LINES, "tickfont": {"color": TEXT, "size": 12},
+         "automargin": True}  # fmt: skip
+X_AXIS = {**_AXIS, "showgrid": False, "zeroline": False,
+          "title": {"font": {"color": TEXT, "size": 14}, "standoff": 20}}  # fmt: skip
+Y_AXIS = {**_AXIS, "ticklabelposition": "outside",
+          "title": {"font": {"color": TEXT, "size": 14}, "standoff": 24}}  # fmt: skip
+COLORBAR = {  # a shared colour axis's bar (a trace's own bar keeps plotly's defaults)
+    "thickness": 16, "xpad": 24, "ticklabelposition": "outside", "outlinecolor": "rgba(0,0,0,0)",
+    "outlinewidth": 8, "len": 0.75, "y": 0.5745,
+    "title": {"font": {"color": TEXT, "size": 14}}, "tickfont": {"color": TEXT, "size": 12},
+}  # fmt: skip
+_CARTESIAN = {"heatmap", "scatter", "bar", "histogram", "contour", "box", "violin", "scattergl"}
+
+
+def _fill(target: dict, defaults: dict) -> None:
+    """Give `target` every value of `defaults` it does not set (nested dicts merged, copied)."""
+    for key, value in defaults.items():
+        mine = target.get(key)
+        if isinstance(value, dict):
+            if mine is None:
+                target[key] = mine = {}
+            if isinstance(mine, dict):
+                _fill(mine, value)
+        elif mine is None:
+            target[key] = list(value) if isinstance(value, list) else value
+
+
+def apply(data: list[dict], layout: dict) -> dict:
+    """Style `layout` (changed and returned) as Streamlit's theme did: its own values win. Every
+    x and y axis gets the axis style, those the traces use without a layout entry too."""
+    _fill(layout, LAYOUT)
+    if isinstance(layout.get("title"), dict):  # none added where there is none (viz.margins)
+        _fill(layout["title"], TITLE)
+    axes = {k for k in layout if k[1:5] == "axis" and k[0] in "xy"}
+    for tr in data:
+        if tr.get("type", "scatter") in _CARTESIAN:
+            axes.add("xaxis" + str(tr.get("xaxis") or "x")[1:])
+            axes.add("yaxis" + str(tr.get("yaxis") or "y")[1:])
+    for key in axes:
+        axis = layout.get(key)
+        if axis is None:
+            layout[key] = axis = {}
+        if isinstance(axis, dict):
+            if isinstance(axis.get("title"), str):
+                axis["title"] = {"text": axis["title"]}
+            _fill(axis, X_AXIS if key[0] == "x" else Y_AXIS)
+    coloraxis = layout.get("coloraxis")
+    if isinstance(coloraxis, dict):
+        _fill(coloraxis.setdefault("colorbar", {}), COLORBAR)
+    return layout
