@@ -12,8 +12,9 @@ import plotly.graph_objects as go
 from .figure import figure, style
 from .labels import escape_label
 
-# Okabe & Ito (2008): distinguishable with every common colour-vision deficiency
-OKABE_ITO = ("#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#F0E442", "#000000")
+# Okabe & Ito (2008): distinguishable with every common colour-vision deficiency; their black
+# as grey, which shows on the dark page too (viz/theme.py)
+OKABE_ITO = ("#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#F0E442", "#999999")
 EXACT = ".8g"
 
 

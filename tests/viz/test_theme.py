@@ -81,3 +81,15 @@ def test_a_titled_figure_and_a_shared_colour_axis_get_their_style():
     layout = sent(fig)["layout"]
     assert layout["title"]["text"] == "T" and layout["title"]["font"]["color"] == theme.TEXT
     assert layout["coloraxis"]["colorbar"]["thickness"] == theme.COLORBAR["thickness"]
+
+
+def test_no_mark_colour_vanishes_on_either_page():
+    """The strip's and the curves' colours: Okabe & Ito's black was a node lost on the dark page
+    (1.2:1 there), as white would be on the light one."""
+    from viz.positional import QUALITATIVE
+    from viz.reading import OKABE_ITO as READING
+    from viz.train import OKABE_ITO
+
+    for palette in (QUALITATIVE, OKABE_ITO, READING, theme.COLORWAY):
+        for colour in palette:
+            assert min(contrast(colour, page) for page in PAGES) > 1.25, colour
