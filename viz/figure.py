@@ -19,10 +19,10 @@ from functools import lru_cache
 
 import plotly.graph_objects as go
 
-from . import theme
 from .axes import thin_token_axes
 from .labels import title_label
 from .margins import MODEBAR_PX, reserve_margins
+from .theme import apply as apply_theme
 
 
 def figure(data: list[dict], layout: dict) -> go.Figure:
@@ -43,7 +43,7 @@ def figure(data: list[dict], layout: dict) -> go.Figure:
     """
     data = [{k: v for k, v in tr.items() if v is not None} for tr in data]
     layout = {k: v for k, v in layout.items() if v is not None}
-    layout = theme.apply(data, reserve_margins(data, thin_token_axes(data, layout)))
+    layout = apply_theme(data, reserve_margins(data, thin_token_axes(data, layout)))
     for key, axis in layout.items():
         if key[1:5] == "axis" and isinstance(axis, dict):
             axis.setdefault("ticklabeloverflow", "allow")  # labels fit the reserved margins
