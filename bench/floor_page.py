@@ -1,7 +1,9 @@
 """Streamlit's floor for bench/ui_latency.py: one sidebar select_slider, one 12x12 heatmap.
 
 The slider has the app's key (`shared.n_heads`), so the bench moves it the same way; the
-chart goes out with the app's options (ui/widgets.py: full width, Streamlit theme).
+chart goes out full width with the app's toolbar options, and with Streamlit's default theme, as
+a plain Streamlit page sends it (the app's charts go out unthemed since 2026-11-27: viz/theme.py;
+plotly.js alone redraws its 12x12 heatmap in ~15 ms).
 
     streamlit run bench/floor_page.py
 """
