@@ -37,9 +37,8 @@ def figure(data: list[dict], layout: dict) -> go.Figure:
     heads step on the home page). An axis that draws no labels (one kept for the hover, its
     labels on an overlay) draws no tick marks either: with ticks "outside" (Streamlit's theme made
     them the default once) 512 marks drew a dotted band under a 512-token head (2,048 marks in a
-    binned 16-head grid). `_validate=False` is plotly's own switch
-    (plotly.io loads its templates so);
-    should a plotly release drop it, go.Figure raises and tests/viz fail at once.
+    binned 16-head grid). `_validate=False` is plotly's own switch (plotly.io loads its templates
+    so); should a plotly release drop it, go.Figure raises and tests/viz fail at once.
     """
     data = [{k: v for k, v in tr.items() if v is not None} for tr in data]
     layout = {k: v for k, v in layout.items() if v is not None}

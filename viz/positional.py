@@ -13,10 +13,9 @@ from .figure import axis_key, cell_axes, figure, named_colorscale, style, subplo
 from .heatmap import DIVERGING, attention_heatmap
 from .labels import escape_label, escape_labels
 from .lines import line_layout, line_trace
+from .theme import COLORWAY
 
-# Okabe & Ito (2008), distinguishable with every common colour-vision deficiency; their black
-# as grey, which shows on the dark page too (viz/theme.py)
-QUALITATIVE = ("#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#999999")
+QUALITATIVE = COLORWAY  # Okabe & Ito, their black as grey (viz/theme.py)
 _SHUFFLE_PALETTE = "Viridis"
 _PLAIN_AXIS = {"showgrid": False, "zeroline": False}
 

@@ -23,11 +23,12 @@ stay as they were.
 from __future__ import annotations
 
 TEXT = "#797C88"  # tick labels, titles, colour-bar numbers, legends
-LINES = "rgba(121,124,136,0.3)"  # grid, zero line, tick marks
+LINES = "rgba(121,124,136,0.3)"  # grid and zero lines
 FONT = '"Source Sans", sans-serif'  # Streamlit's body font
 HOVER_BG = "#262730"  # the hover box: light text on a dark box, in both themes
 HOVER_TEXT = "#FAFAFA"
-# Okabe & Ito (2008), colour-blind safe; their black as grey (it would vanish on a dark page)
+# Okabe & Ito (2008), distinguishable with every common colour-vision deficiency; their black
+# as grey (it would vanish on the dark page). Also the curves' and strips' colours (viz.positional)
 COLORWAY = ("#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#999999")
 
 LAYOUT = {

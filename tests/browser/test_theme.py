@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from tests.helpers.browser import wait_for_app
-from tests.viz.test_theme import contrast
+from tests.helpers.figures import contrast
 
 pytestmark = pytest.mark.browser
 

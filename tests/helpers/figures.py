@@ -1,8 +1,10 @@
-"""Figure helpers for the viz tests: what st.plotly_chart sends, and the same figure validated."""
+"""Figure helpers for the tests: what st.plotly_chart sends, the same figure validated, and the
+contrast of two colours (WCAG 2)."""
 
 from __future__ import annotations
 
 import json
+import re
 
 import plotly.graph_objects as go
 import plotly.io as pio
@@ -19,3 +21,21 @@ def validated(fig: go.Figure) -> go.Figure:
     checked = go.Figure(fig.to_dict())
     checked._layout.pop("template", None)
     return checked
+
+
+def _rgb(colour: str) -> tuple[float, ...]:
+    if colour.startswith("#"):
+        return tuple(int(colour[i : i + 2], 16) for i in (1, 3, 5))
+    return tuple(float(v) for v in re.findall(r"[\d.]+", colour)[:3])
+
+
+def _luminance(colour: str) -> float:
+    """WCAG 2 relative luminance."""
+    lin = [(c / 12.92) if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4
+           for c in (v / 255 for v in _rgb(colour))]  # fmt: skip
+    return 0.2126 * lin[0] + 0.7152 * lin[1] + 0.0722 * lin[2]
+
+
+def contrast(a: str, b: str) -> float:
+    la, lb = sorted((_luminance(a), _luminance(b)), reverse=True)
+    return (la + 0.05) / (lb + 0.05)

@@ -8,30 +8,12 @@ import re
 import numpy as np
 
 import viz
-from tests.helpers.figures import sent
+from tests.helpers.figures import contrast, sent
 from viz import theme
 from viz.figure import figure
 
 # Streamlit's page backgrounds as Chromium computes them: light, dark (1.67), dark (earlier)
 PAGES = ("#FFFFFF", "rgb(23, 22, 20)", "#0E1117")
-
-
-def _rgb(colour: str) -> tuple[float, ...]:
-    if colour.startswith("#"):
-        return tuple(int(colour[i : i + 2], 16) for i in (1, 3, 5))
-    return tuple(float(v) for v in re.findall(r"[\d.]+", colour)[:3])
-
-
-def _luminance(colour: str) -> float:
-    """WCAG 2 relative luminance."""
-    lin = [(c / 12.92) if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4
-           for c in (v / 255 for v in _rgb(colour))]  # fmt: skip
-    return 0.2126 * lin[0] + 0.7152 * lin[1] + 0.0722 * lin[2]
-
-
-def contrast(a: str, b: str) -> float:
-    la, lb = sorted((_luminance(a), _luminance(b)), reverse=True)
-    return (la + 0.05) / (lb + 0.05)
 
 
 def test_contrast_is_the_wcag_ratio():
