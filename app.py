@@ -1,8 +1,8 @@
 """Attention Lens: `streamlit run app.py` serves the router (router.py) to every session.
 
-The server starts importing PyTorch and the app's modules in the background as soon as it is
-up (ui/warmup.py), while the first browser is still loading Streamlit's page, so that the first
-session's run does not wait as long for them (the cold start of bench/ui_latency.py).
+The server imports PyTorch and the app's modules in the background once the first session comes,
+or a few seconds after it started (ui/warmup.py), and the first session's browser loads the
+chart code meanwhile (the cold start of bench/ui_latency.py).
 """
 
 from contextlib import asynccontextmanager
@@ -14,7 +14,7 @@ from ui import warmup
 
 @asynccontextmanager
 async def _lifespan(_app):
-    warmup.start()
+    warmup.schedule()  # the imports start at the first session, or in a few seconds
     yield
 
 

@@ -4,7 +4,12 @@ import streamlit as st
 
 from ui import warmup
 
-warmup.wait()  # the server's background import of what follows (app.py), if it started one
+warmup.now()  # a fresh server's first session: the imports of what follows begin now
+# always drawn, so that the page's elements keep their places from the first run on
+_preload = st.empty()
+if warmup.running() and (script := warmup.preload_script()):
+    _preload.html(script, unsafe_allow_javascript=True)  # the browser loads code meanwhile
+warmup.wait()  # the background import of what follows
 
 from ui import url  # noqa: E402
 from ui.failover import reload_on_new_replica  # noqa: E402
