@@ -8,6 +8,7 @@ BENCH_WHAT_IF (comma-separated) tries a change before it is made, in this server
   one_trace      viz.head_grid draws its heads as one trace (head_grid(one_trace=True))
   no_automargin  token axes without automargin (long tokens may be clipped: a real change
                  would size the margins itself)
+  no_strip       the efficient page's grouped heads without their query -> key/value strip
 """
 
 import os
@@ -44,6 +45,17 @@ def _what_if() -> None:
             return grid(*args, **kwargs)
 
         viz.head_grid = heatmap.head_grid = head_grid
+    if "no_strip" in WHAT_IF:
+        from viz import efficient
+
+        def grouped_heads(weights, tokens, kv_head, *, titles, value_label="weight",
+                          colorscale=heatmap.DEFAULT_PALETTE, **_labels):  # fmt: skip
+            return heatmap.head_grid(
+                weights, tokens, titles=titles, value_label=value_label, colorscale=colorscale,
+                one_trace=True,
+            )  # fmt: skip
+
+        efficient.grouped_heads = grouped_heads
     if "no_automargin" in WHAT_IF:
         axis = axes.token_axis
 

@@ -17,12 +17,29 @@ from __future__ import annotations
 
 from functools import lru_cache
 
+import numpy as np
 import plotly.graph_objects as go
 
 from .axes import thin_token_axes
 from .labels import title_label
 from .margins import MODEBAR_PX, reserve_margins
 from .theme import apply as apply_theme
+
+# plotly.js keeps the typed array it decodes from a trace's x, y or customdata beside the spec it
+# came in, and at the next Plotly.react with that same figure takes them for new data and draws
+# the whole chart again; Streamlit's chart calls it so right after it mounts a changed chart (a
+# second full draw: ~50-90 ms a heads step on the efficient page). Sent as lists they are left
+# alone; a heatmap's z (the payload) stays a typed array, which does not do this.
+_LIST_KEYS = ("x", "y", "customdata")
+_LIST_MAX = 20_000  # values: past this the payload weighs more (a 512-token head's positions)
+
+
+def _lists(trace: dict) -> dict:
+    for key in _LIST_KEYS:
+        value = trace.get(key)
+        if isinstance(value, np.ndarray) and value.size <= _LIST_MAX:
+            trace[key] = value.tolist()
+    return trace
 
 
 def figure(data: list[dict], layout: dict) -> go.Figure:
@@ -38,9 +55,10 @@ def figure(data: list[dict], layout: dict) -> go.Figure:
     labels on an overlay) draws no tick marks either: with ticks "outside" (Streamlit's theme made
     them the default once) 512 marks drew a dotted band under a 512-token head (2,048 marks in a
     binned 16-head grid). `_validate=False` is plotly's own switch (plotly.io loads its templates
-    so); should a plotly release drop it, go.Figure raises and tests/viz fail at once.
+    so); should a plotly release drop it, go.Figure raises and tests/viz fail at once. A trace's
+    x, y and customdata go out as lists (`_LIST_KEYS`, up to `_LIST_MAX` values).
     """
-    data = [{k: v for k, v in tr.items() if v is not None} for tr in data]
+    data = [_lists({k: v for k, v in tr.items() if v is not None}) for tr in data]
     layout = {k: v for k, v in layout.items() if v is not None}
     layout = apply_theme(data, reserve_margins(data, thin_token_axes(data, layout)))
     for key, axis in layout.items():

@@ -10,9 +10,8 @@ from pathlib import Path
 import streamlit as st
 from streamlit.web.server.app_discovery import discover_asgi_app
 
-from ui import warmup
-
 from tests.helpers.process import ROOT, run_python
+from ui import warmup
 
 
 def test_streamlit_run_app_py_serves_the_st_app():

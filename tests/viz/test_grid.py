@@ -15,7 +15,8 @@ def test_mosaic_is_one_trace_with_every_block():
         for h in (0, 5, 11):
             block = z[layer * 8 : layer * 8 + 7, h * 8 : h * 8 + 7]
             np.testing.assert_array_equal(block, a[layer, h])
-            assert list(fig.data[0].customdata[layer * 8 + 3, h * 8 + 4]) == [layer, h, 3, 4]
+            cd = np.asarray(fig.data[0].customdata)
+            assert list(cd[layer * 8 + 3, h * 8 + 4]) == [layer, h, 3, 4]
     assert np.isnan(z[7, :]).all() and np.isnan(z[:, 7]).all()  # gaps between blocks
     assert list(fig.layout.xaxis.ticktext) == [f"head {h}" for h in range(12)]
     assert list(fig.layout.yaxis.ticktext) == [f"layer {i}" for i in range(6)]

@@ -71,7 +71,7 @@ def test_markup_is_escaped_everywhere():
     xa = fig.layout.xaxis
     assert list(xa.ticktext) == [escape_label(t) for t in tokens]
     assert fig.layout.annotations[0].text == "&lt;b&gt;head&lt;/b&gt;"
-    assert fig.data[0].customdata.dtype.kind == "i"  # hover text carries no user string
+    assert np.asarray(fig.data[0].customdata).dtype.kind == "i"  # hover carries no user string
     assert "&quot;" not in fig.to_json()  # no entity that Plotly would show literally
     single = attention_heatmap(attention_weights(1, n, n)[0], tokens, title="<i>t</i>")
     assert single.layout.title.text == "&lt;i&gt;t&lt;/i&gt;"

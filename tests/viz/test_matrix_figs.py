@@ -38,7 +38,7 @@ def test_values_are_exact_and_positions_numeric():
     assert "token %{customdata}: %{y}" in hm.hovertemplate
     assert "dimension %{x}" in hm.hovertemplate  # unlabelled columns: the number itself
     cd = np.asarray(hm.customdata)
-    assert cd.dtype == np.int16  # numbers travel as a typed array, not per-cell strings
+    assert cd.dtype.kind == "i"  # numbers, not per-cell strings (a list when small: viz.figure)
     assert cd.shape == (5, 7) and cd[3, 0] == 3 and cd[4, 6] == 4
     both = np.asarray(matrix_heatmap(m[:, :5], tokens, tokens).data[0].customdata)
     assert both.shape == (5, 5, 2) and both[3, 1].tolist() == [3, 1]
