@@ -7,7 +7,7 @@ import urllib.parse
 import pytest
 
 from mha_core import AttentionConfig, run_attention
-from tests.helpers.browser import plot_layout_axis, wait_for_app
+from tests.helpers.browser import move_slider, plot_layout_axis, wait_for_app
 
 pytestmark = pytest.mark.browser
 
@@ -44,16 +44,6 @@ def _wait_heatmaps(pg, n: int) -> None:
     pg.wait_for_function(f"(n) => ({HEADS})() === n", arg=n, timeout=60_000, polling=250)
 
 
-def _move_slider(pg, label: str, steps: int) -> None:
-    """Move a Streamlit slider by keyboard, as a person would."""
-    slider = pg.get_by_role("slider", name=label)
-    slider.focus()
-    key = "ArrowRight" if steps > 0 else "ArrowLeft"
-    for _ in range(abs(steps)):
-        slider.press(key)
-    wait_for_app(pg)
-
-
 def test_type_sentence_move_heads_and_read_labels(app_url, page, tmp_path):
     page.goto(app_url)
     wait_for_app(page)
@@ -83,9 +73,9 @@ def test_type_sentence_move_heads_and_read_labels(app_url, page, tmp_path):
     # two rows of two heads (the rest are the colour bar's numbers)
     assert len([d for d in drawn_y if d in ("the", "cat", "saw", "dog")]) == 10
 
-    _move_slider(page, "Heads h (only divisors of d_model)", +1)  # 4 -> 8
+    move_slider(page, "Heads h (only divisors of d_model)", +1)  # 4 -> 8
     _wait_heatmaps(page, 8)
-    _move_slider(page, "Heads h (only divisors of d_model)", -3)  # 8 -> 1
+    move_slider(page, "Heads h (only divisors of d_model)", -3)  # 8 -> 1
     _wait_heatmaps(page, 1)
     assert _head_count(page) == 1
     text = page.get_by_text("d_k = d_model / h = 64 / 1 =").first.inner_text()
@@ -97,7 +87,7 @@ def test_d_model_slider_keeps_heads_valid(app_url, page):
     page.goto(app_url + "/?d_model=64&n_heads=16")
     wait_for_app(page)
     _wait_heatmaps(page, 16)
-    _move_slider(page, "d_model (model dimension)", -3)  # 64 -> 24: 16 heads impossible
+    move_slider(page, "d_model (model dimension)", -3)  # 64 -> 24: 16 heads impossible
     _wait_heatmaps(page, 12)
     assert page.get_by_text("d_k = d_model / h = 24 / 12 =").count() == 1
 
@@ -289,7 +279,7 @@ def test_tabs_draw_the_other_views(app_url, page, tmp_path):
         polling=250,
     )
     # the open tab stays open when a slider moves, and answers with the new heads
-    _move_slider(page, "Heads h (only divisors of d_model)", +1)  # 4 -> 8
+    move_slider(page, "Heads h (only divisors of d_model)", +1)  # 4 -> 8
     page.wait_for_function(
         "() => { const g = document.querySelector('.js-plotly-plot');"
         " return g && g._fullLayout && g._fullLayout.yaxis.ticktext.length === 8; }",

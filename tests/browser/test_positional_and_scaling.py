@@ -8,7 +8,7 @@ import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from playwright.sync_api import expect
 
-from tests.helpers.browser import plot_data, wait_for_app
+from tests.helpers.browser import move_slider, plot_data, wait_for_app
 
 pytestmark = pytest.mark.browser
 
@@ -97,14 +97,6 @@ def _full_screenshot(pg, path) -> None:
     pg.screenshot(path=str(path), full_page=True)
 
 
-def _move_slider(pg, label: str, steps: int) -> None:
-    slider = pg.get_by_role("slider", name=label)
-    slider.focus()
-    for _ in range(abs(steps)):
-        slider.press("ArrowRight" if steps > 0 else "ArrowLeft")
-    wait_for_app(pg)
-
-
 def test_scaling_page_renders_and_answers_its_controls(lab_url, page, tmp_path):
     _open(page, f"{lab_url}/scaling", SCALING_TRACES["spread"])
     assert page.get_by_role("heading", name="Scaling lab: why divide by √d_k?").count() == 1
@@ -131,7 +123,7 @@ def test_scaling_page_renders_and_answers_its_controls(lab_url, page, tmp_path):
     # keys per query: the saturation figure is recomputed
     page.get_by_role("tab", name="Softmax saturates").click()
     _wait_charts(page, SCALING_TRACES["saturation"])
-    _move_slider(page, "Keys per query T", -12)  # 16 -> 4
+    move_slider(page, "Keys per query T", -12)  # 16 -> 4
     page.get_by_text("Measured with T = 4 keys").wait_for(timeout=60_000)
     _wait_charts(page, SCALING_TRACES["saturation"])
     legend = [d["name"] for d in plot_data(page, 0)]
@@ -145,7 +137,7 @@ def test_positional_page_renders_and_answers_its_controls(lab_url, page, tmp_pat
     assert page.get_by_role("heading", name="Positional encoding").count() >= 1
     assert page.locator(".katex").count() >= 3  # the formulas
     assert page.evaluate(f"() => ({TABLE_ROWS_JS})()") == 64
-    _move_slider(page, "Number of positions", -4)  # 64 -> 60
+    move_slider(page, "Number of positions", -4)  # 64 -> 60
     page.wait_for_function(f"() => ({TABLE_ROWS_JS})() === 60", timeout=60_000)
     assert page.get_by_text("this 60 × 64 table").count() == 1
     page.get_by_role("tab", name="Shuffle your sentence").click()  # its charts, drawn now
@@ -167,7 +159,7 @@ def test_rope_controls_are_in_the_url(lab_url, page, tmp_path):
     _open(page, f"{lab_url}/positional?view=rope&rope_pair=3&rope_shift=500", PE_TRACES["rope"])
     page.get_by_text("Pair 3 (dimensions 3 and 11)").wait_for()
     page.get_by_text("s = 500 positions").wait_for()
-    _move_slider(page, "Pair i", 1)
+    move_slider(page, "Pair i", 1)
     page.wait_for_function("() => location.search.includes('rope_pair=4')", timeout=30_000)
     page.get_by_text("Pair 4 (dimensions 4 and 12)").wait_for()
     _full_screenshot(page, tmp_path / "positional_rope.png")

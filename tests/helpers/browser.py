@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import time
+
 
 def wait_for_app(pg, timeout: float = 60_000) -> None:
     """Wait until Streamlit has finished running the script (no running indicator)."""
@@ -80,3 +82,28 @@ const gridOf = (g) => {
   return {heads, xticks, yticks};
 };
 """
+
+
+def move_slider(pg, label: str, steps: int, retries: int = 3) -> None:
+    """Move the Streamlit slider named `label` by `steps` key presses, as a person would, one at
+    a time: each press waits until the slider shows a new value. A rerun can remount the slider
+    under a press and drop the keyboard focus (seen on a loaded machine: CI); then the press did
+    nothing, and it is pressed again on the slider found anew (up to `retries` times)."""
+    key = "ArrowRight" if steps > 0 else "ArrowLeft"
+    for _ in range(abs(steps)):
+        before = pg.get_by_role("slider", name=label).input_value()
+        for attempt in range(retries + 1):
+            slider = pg.get_by_role("slider", name=label)
+            slider.focus()
+            slider.press(key)
+            deadline = time.monotonic() + 10
+            while time.monotonic() < deadline:
+                if pg.get_by_role("slider", name=label).input_value() != before:
+                    break
+                pg.wait_for_timeout(100)
+            else:
+                if attempt == retries:
+                    raise AssertionError(f"slider {label!r} stayed at {before} after {key}")
+                continue
+            break
+    wait_for_app(pg)
