@@ -8,20 +8,26 @@ from tests.browser.server import CHROMIUM_ARGS, chromium_path, streamlit_server
 
 
 @pytest.fixture(scope="module")
-def app_url(tmp_path_factory, browser):
-    """Start `streamlit run app.py` on a free localhost port for this test module, and open its
-    home page once, until its first chart is drawn without an exception: a fresh server's first
-    session waits for the imports (ui/warmup.py), and a test's page should not start during
-    that wait, which Streamlit's status widget does not show."""
+def fresh_app_url(tmp_path_factory):
+    """Start `streamlit run app.py` on a free localhost port for this test module: its first
+    visitor is a fresh server's first session (it waits for the imports, ui/warmup.py)."""
     log = tmp_path_factory.mktemp("server") / "streamlit.log"
     with streamlit_server("app.py", log=log) as (url, _proc):
-        context = browser.new_context(viewport={"width": 1400, "height": 1000})
-        pg = context.new_page()
-        pg.goto(url)
-        pg.wait_for_selector(".js-plotly-plot", timeout=180_000)
-        assert pg.locator('[data-testid="stException"]').count() == 0
-        context.close()
         yield url
+
+
+@pytest.fixture(scope="module")
+def app_url(fresh_app_url, browser):
+    """The module's server with its home page opened once, until its first chart is drawn
+    without an exception: a fresh server's first session waits for the imports, and a test's
+    page should not start during that wait, which Streamlit's status widget does not show."""
+    context = browser.new_context(viewport={"width": 1400, "height": 1000})
+    pg = context.new_page()
+    pg.goto(fresh_app_url)
+    pg.wait_for_selector(".js-plotly-plot", timeout=180_000)
+    assert pg.locator('[data-testid="stException"]').count() == 0
+    context.close()
+    return fresh_app_url
 
 
 @pytest.fixture(scope="session")

@@ -57,9 +57,9 @@ CHARTS_JS = (
 
 
 @pytest.fixture(scope="module")
-def lab_url(app_url):
+def lab_url(fresh_app_url):
     """A fresh server: the first visitor may open a lab page's link directly (no warm-up)."""
-    return app_url
+    return fresh_app_url
 
 
 def _wait_charts(pg, expected: list[list[str]]) -> None:
