@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.helpers.browser import wait_for_app
+from tests.helpers.browser import move_slider, wait_for_app
 
 pytestmark = pytest.mark.browser
 
@@ -68,10 +68,7 @@ def test_a_link_reproduces_the_view(app_url, page, tmp_path):
 def test_kv_heads_slider_updates_the_url_and_survives_a_language_switch(app_url, page):
     _open(page, f"{app_url}/{URL_PATH}")
     assert _kv_nodes(page) == 4
-    slider = page.get_by_role("slider", name="Key/value heads")
-    slider.focus()
-    slider.press("ArrowLeft")  # 4 -> 2
-    wait_for_app(page)
+    move_slider(page, "Key/value heads", -1)  # 4 -> 2
     _wait_url(page, "kv_heads=2")
     page.wait_for_function(
         "() => { const g = document.querySelector('.js-plotly-plot');"

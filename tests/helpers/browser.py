@@ -92,18 +92,22 @@ def move_slider(pg, label: str, steps: int, retries: int = 3) -> None:
     key = "ArrowRight" if steps > 0 else "ArrowLeft"
     for _ in range(abs(steps)):
         before = pg.get_by_role("slider", name=label).input_value()
-        for attempt in range(retries + 1):
+        for _attempt in range(retries + 1):
             slider = pg.get_by_role("slider", name=label)
             slider.focus()
             slider.press(key)
-            deadline = time.monotonic() + 10
-            while time.monotonic() < deadline:
-                if pg.get_by_role("slider", name=label).input_value() != before:
-                    break
-                pg.wait_for_timeout(100)
-            else:
-                if attempt == retries:
-                    raise AssertionError(f"slider {label!r} stayed at {before} after {key}")
-                continue
-            break
+            if _value_leaves(pg, label, before, seconds=10):
+                break
+        else:
+            raise AssertionError(f"slider {label!r} stayed at {before} after {key}")
     wait_for_app(pg)
+
+
+def _value_leaves(pg, label: str, before: str, seconds: float) -> bool:
+    """Whether the slider named `label` shows a value other than `before` within `seconds`."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if pg.get_by_role("slider", name=label).input_value() != before:
+            return True
+        pg.wait_for_timeout(100)
+    return False
