@@ -26,6 +26,7 @@ and the payload of one rerun at the issue's sizes (home: 64 tokens x 16 heads; p
 from __future__ import annotations
 
 import argparse
+import os
 import statistics
 import sys
 import tempfile
@@ -56,6 +57,9 @@ THUMB = (
 
 SERVER_ENV: dict[str, str] = {}  # Streamlit options for both servers (--no-post-script-gc)
 APP_ENV: dict[str, str] = {}  # the app's server only (--what-if)
+# a script the app's tabs run before the page's own (a browser-side what-if), e.g. one that
+# wraps MutationObserver: BENCH_APP_JS="$(cat what_if.js)" python bench/ui_latency.py ...
+APP_JS = os.environ.get("BENCH_APP_JS", "")
 
 
 def timed_server(script: str, runlog: Path, **kw):
@@ -101,6 +105,8 @@ class Tab:
         self.lost_keys = 0  # key presses the slider did not take (focus lost), pressed again
         self.page = context.new_page()
         self.page.add_init_script(INSTRUMENT)
+        if APP_JS and runlog.name.startswith("app"):
+            self.page.add_init_script(APP_JS)
         self.page.on("websocket", lambda ws: ws.on("framereceived", self._frame))
         self.charts = 1
         self.page.goto(url)

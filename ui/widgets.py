@@ -69,19 +69,12 @@ def token_chips(tokens: list[str]) -> None:
 
 
 # Up to this many: on a narrow screen, a chart in a container keyed "...-phone-x<k>" draws only
-# every k-th label of its x axes (every k-th tick group, counted in each axis' layer); keyed
-# "...-phone-q<k>" / "...-phone-v<k>", every k-th number of the groups strip's query row (the
-# second-last trace of its layer) / key/value row (the last one): viz.PHONE_STRIP_STEPS
+# every k-th label of its x axes (every k-th tick group, counted in each axis' layer)
 _PHONE_STEPS = range(2, 13)
 _NTH = ":not(:nth-of-type({k}n+1)) {{display: none}}"
 _PHONE_RULES = " ".join(
-    rule.format(k=k)
+    ('[class*="-phone-x{k}"] g[class^="x"][class$="tick"]' + _NTH).format(k=k)
     for k in _PHONE_STEPS
-    for rule in (
-        '[class*="-phone-x{k}"] g[class^="x"][class$="tick"]' + _NTH,
-        '[class*="-phone-q{k}"] g.scatterlayer > g.trace:nth-last-of-type(2) g.textpoint' + _NTH,
-        '[class*="-phone-v{k}"] g.scatterlayer > g.trace:last-of-type g.textpoint' + _NTH,
-    )
 )
 PHONE_CSS = f"<style>@media (max-width: 480px) {{{_PHONE_RULES}}}</style>"
 
@@ -89,11 +82,8 @@ PHONE_CSS = f"<style>@media (max-width: 480px) {{{_PHONE_RULES}}}</style>"
 def _phone_suffix(fig) -> str:
     """The container key's suffix that thins the chart's labels on a phone ("" for none)."""
     meta = fig.layout.meta if isinstance(fig.layout.meta, dict) else {}
-    q, v = meta.get(viz.PHONE_STRIP_STEPS, (1, 1))
-    steps = {"x": meta.get(viz.PHONE_X_STEP, 1), "q": q, "v": v}
-    return "".join(
-        f"-phone-{name}{min(int(k), _PHONE_STEPS[-1])}" for name, k in steps.items() if k > 1
-    )
+    k = int(meta.get(viz.PHONE_X_STEP, 1))
+    return f"-phone-x{min(k, _PHONE_STEPS[-1])}" if k > 1 else ""
 
 
 def plot(fig, key: str, on_select=None, where=None) -> None:

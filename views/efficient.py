@@ -116,8 +116,9 @@ sentence = sections.Sentence(tokens, config)
 
 def _kv_heads() -> int:
     return controls.select_slider(
-        t("efficient.kv_heads"), kv_options, key=K_KV, help=t("efficient.kv_heads_help", nh=nh)
-    )
+        t("efficient.kv_heads"), kv_options, key=K_KV, help=t("efficient.kv_heads_help", nh=nh),
+        stable=True,  # its options follow the heads: a heads step updates it, no new widget
+    )  # fmt: skip
 
 
 # Only the open tab is drawn: a sidebar step redraws one tab's charts, not twelve.

@@ -5,8 +5,6 @@ Every user-derived string (tokens, and the labels the page passes in) is escaped
 
 from __future__ import annotations
 
-import math
-
 import numpy as np
 import plotly.graph_objects as go
 
@@ -15,7 +13,6 @@ from .figure import figure, named_colorscale, style
 from .heatmap import (
     DEFAULT_PALETTE,
     DIVERGING,
-    PHONE_STRIP_STEPS,
     STRIP_AXES,
     Strip,
     head_grid,
@@ -23,7 +20,6 @@ from .heatmap import (
 )
 from .labels import check_lengths, escape_label
 from .lines import line_layout, line_trace
-from .margins import text_px
 from .positional import QUALITATIVE
 
 _PLAIN_AXIS = {"showgrid": False, "zeroline": False}
@@ -45,37 +41,18 @@ def grouped_heads(
     key/value head each reads (bottom row), one colour per group; below, every head's weights
     (nh, T, T) as `head_grid` draws them (one trace)."""
     strip = _kv_strip(kv_head, escape_label(query_label), escape_label(kv_label))
-    fig = head_grid(
+    return head_grid(
         weights, tokens, titles=titles, value_label=value_label, colorscale=colorscale,
         one_trace=True, above=strip,
     )  # fmt: skip
-    # On a phone the strip's numbers of 16 heads ran together ("101112131415"): there, draw
-    # every k-th of a row (ui/widgets.plot; wide screens draw them all, the hover names each)
-    steps = _phone_number_steps(strip)
-    if max(steps) > 1:
-        fig.layout.meta = {**(fig.layout.meta or {}), PHONE_STRIP_STEPS: steps}
-    return fig
 
 
-NODE_TEXT_PX = 12  # the nodes' numbers: plotly's default text size (`_nodes` keeps it)
-_NUMBER_GAP_PX = 3  # a space between two numbers of a row
-
-
-def _phone_number_steps(strip: Strip) -> list[int]:
-    """Every how many numbers of the query row and of the key/value row (the strip's last two
-    traces) a phone draws: the strip's x range spans viz.PHONE_PLOT_PX there, and a number
-    needs its text's width and a space."""
-    lo, hi = strip.axes[f"xaxis{STRIP_AXES[0][1:]}"]["range"]
-    steps = []
-    for row in strip.data[-2:]:
-        x = np.sort(np.asarray(row["x"], dtype=np.float64))
-        if len(x) < 2:
-            steps.append(1)
-            continue
-        spacing = float(np.diff(x).min()) * PHONE_PLOT_PX / (hi - lo)
-        need = max(text_px(s, NODE_TEXT_PX) for s in row["text"]) + _NUMBER_GAP_PX
-        steps.append(math.ceil(need / spacing))
-    return steps
+# The strip is drawn with every heads step: its lines are one trace and its nodes carry no
+# numbers (the hover names each node, every head's title says its key/value head). One line
+# trace per head and numbered nodes took ~10-20 ms more of a heads step (bench/ui_latency.py,
+# A/B in the closing note of 2026-11-27): plotly measures every text it draws.
+LINK_COLOR = "rgba(128,128,128,0.55)"  # grey that reads on light and dark backgrounds
+_NODE_GAP_PX = 3
 
 
 def _kv_strip(kv_head, q_t: str, kv_t: str, px: int = 130) -> Strip:
@@ -84,29 +61,29 @@ def _kv_strip(kv_head, q_t: str, kv_t: str, px: int = 130) -> Strip:
     nh, n_kv = len(kv_head), max(kv_head) + 1 if kv_head else 0
     span = max(nh - 1, 1)
     kv_x = [(g + 0.5) * nh / max(n_kv, 1) - 0.5 for g in range(n_kv)]  # centred under groups
-    data = []
-    for h, g in enumerate(kv_head):
-        data.append(
-            {
-                "type": "scatter",
-                "x": [h, kv_x[g]],
-                "y": [1, 0],
-                "mode": "lines",
-                "line": {"color": QUALITATIVE[g % len(QUALITATIVE)], "width": 2},
-                "hoverinfo": "skip",
-                "showlegend": False,
-            }
-        )
-    data.append(_nodes(list(range(nh)), 1, kv_head, f"{q_t} %{{text}}<extra></extra>", "circle"))
-    data.append(
-        _nodes(kv_x, 0, list(range(n_kv)), f"{kv_t} %{{text}}<extra></extra>", "square", 18)
-    )
+    link_x, link_y = [], []
+    for h, g in enumerate(kv_head):  # query head h -> its key/value head g; None: a break
+        link_x += [h, kv_x[g], None]
+        link_y += [1, 0, None]
+    links = {
+        "type": "scatter", "x": link_x, "y": link_y, "mode": "lines",
+        "line": {"color": LINK_COLOR, "width": 2}, "hoverinfo": "skip", "showlegend": False,
+    }  # fmt: skip
+    # nodes as big as fits a phone's plot width with a gap (16 query heads overlapped there)
+    per_head = PHONE_PLOT_PX / (span + 1.4)  # px between two query heads on a phone
+    q_px = int(np.clip(per_head - _NODE_GAP_PX, 6, 14))
+    kv_px = int(np.clip(per_head * nh / max(n_kv, 1) - _NODE_GAP_PX, 6, 18))
+    data = [
+        links,
+        _nodes(list(range(nh)), 1, kv_head, f"{q_t} %{{text}}<extra></extra>", "circle", q_px),
+        _nodes(kv_x, 0, list(range(n_kv)), f"{kv_t} %{{text}}<extra></extra>", "square", kv_px),
+    ]
     xs, ys = STRIP_AXES
     axes = {
         f"xaxis{xs[1:]}": {"visible": False, "range": [-0.7, span + 0.7], "fixedrange": True},
         f"yaxis{ys[1:]}": {"visible": False, "range": [-0.75, 1.75], "fixedrange": True},
     }
-    # the rows' names at the left, above the query heads' numbers and below the key/value's
+    # the rows' names at the left, above the query heads and below the key/value heads
     names = [
         {"text": text, "xref": "paper", "x": 0.0, "xanchor": "left", "yref": ys, "y": y,
          "yanchor": anchor, "showarrow": False, "font": {"size": 12}}
@@ -115,15 +92,14 @@ def _kv_strip(kv_head, q_t: str, kv_t: str, px: int = 130) -> Strip:
     return Strip(data, axes, px, tuple(names))
 
 
-def _nodes(x, y: float, groups, hover: str, symbol: str, size: int = 14) -> dict:
+def _nodes(x, y: float, groups, hover: str, symbol: str, size: int) -> dict:
     labels = [str(i) for i in range(len(x))]
     return {
         "type": "scatter",
         "x": np.asarray(x, dtype=np.float64),
         "y": np.full(len(x), float(y)),
-        "mode": "markers+text",
-        "text": labels,
-        "textposition": "top center" if y else "bottom center",
+        "mode": "markers",
+        "text": labels,  # for the hover
         "marker": {
             "size": size,
             "symbol": symbol,

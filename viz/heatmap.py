@@ -244,10 +244,6 @@ HEAD_TITLE_PX = 26  # a head's title above it
 # style). Wide screens draw them all; the hover names every key.
 UPRIGHT_LABEL_PX = 14
 PHONE_X_STEP = "phone_x_step"
-# layout.meta[PHONE_STRIP_STEPS] = [k_query, k_kv]: the efficient page's groups strip
-# (viz/efficient.grouped_heads): on a phone, every k-th number of its query row (its second-last
-# trace) and of its key/value row (its last trace)
-PHONE_STRIP_STEPS = "phone_strip_steps"
 STRIP_GAP_PX = HEAD_TITLE_PX + 18  # between a strip above the grid and its first head titles
 # The customdata of a one-trace grid's gap cells. Not -1: int16 -1 is the bytes FF FF, whose
 # base64 is mostly "/", which plotly's JSON writes as the six characters "\u002f" (a 16-head

@@ -116,9 +116,11 @@ def test_kv_heads_slider_pools_keys_and_values_per_group(n_kv):
     mha = F.scaled_dot_product_attention(q, k, v)
     assert f"by up to {num(float((ref - mha).abs().max()))}" in page_text(at)
     groups = [d for d in figure(at, "efficient.gqa_fig")["data"] if d.get("yaxis") == "y30"]
-    assert len(groups) == 4 + 2  # one line per query head, then the two rows of nodes
+    assert len(groups) == 1 + 2  # the lines (one trace), then the two rows of nodes
     kv = plotly_array(groups[-1]["x"])  # the key/value heads, each under its group
     assert len(kv) == n_kv
+    ends = {x for x in groups[0]["x"][1::3]}  # where each query head's line ends: its group
+    assert sorted(ends) == sorted(kv.tolist())
 
 
 def test_cache_steps_and_growth():
@@ -350,16 +352,15 @@ def test_a_long_text_is_cut_to_the_tokens_every_view_draws_cell_by_cell(view):
 
 def test_a_chart_whose_labels_a_phone_thins_goes_in_a_keyed_container_with_the_style():
     """ui/widgets.plot: the figure's phone steps become its container's key; the narrow-screen
-    style hides all but every k-th tick label / strip number (wide screens draw them all)."""
+    style hides all but every k-th tick label (wide screens draw them all)."""
     import plotly.graph_objects as go
 
     from ui import widgets
-    from viz import PHONE_STRIP_STEPS, PHONE_X_STEP
+    from viz import PHONE_X_STEP
 
-    fig = go.Figure(layout={"meta": {PHONE_X_STEP: 3, PHONE_STRIP_STEPS: [2, 1]}})
-    assert widgets._phone_suffix(fig) == "-phone-x3-phone-q2"
+    assert widgets._phone_suffix(go.Figure(layout={"meta": {PHONE_X_STEP: 3}})) == "-phone-x3"
+    assert widgets._phone_suffix(go.Figure(layout={"meta": {PHONE_X_STEP: 99}})) == "-phone-x12"
     assert widgets._phone_suffix(go.Figure()) == ""
     css = widgets.PHONE_CSS
     assert css.startswith("<style>@media (max-width: 480px)")
-    assert '[class*="-phone-q2"] g.scatterlayer > g.trace:nth-last-of-type(2) g.textpoint' in css
-    assert '[class*="-phone-v2"] g.scatterlayer > g.trace:last-of-type g.textpoint' in css
+    assert '[class*="-phone-x3"] g[class^="x"][class$="tick"]:not(:nth-of-type(3n+1))' in css

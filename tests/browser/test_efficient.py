@@ -84,6 +84,53 @@ def test_kv_heads_slider_updates_the_url_and_survives_a_language_switch(app_url,
     assert _kv_nodes(page) == 2
 
 
+HEADS = "Heads h (only divisors of d_model)"
+KV = "Key/value heads"
+
+
+def _kv_slider(pg) -> tuple[str, str]:
+    """The key/value slider as the browser shows it: its value's label and its last index."""
+    return tuple(
+        pg.get_by_role("slider", name=KV).evaluate("s => [s.getAttribute('aria-valuetext'), s.max]")
+    )
+
+
+def _wait_kv_slider(pg, shown: tuple[str, str]) -> None:
+    pg.wait_for_function(
+        "([name, want]) => [...document.querySelectorAll('input[type=range]')].some(s =>"
+        " s.getAttribute('aria-label') === name"
+        " && s.getAttribute('aria-valuetext') === want[0] && s.max === want[1])",
+        arg=[KV, list(shown)],
+        timeout=30_000,
+    )
+
+
+def test_the_kv_slider_follows_the_heads_slider(app_url, page):
+    """Its options follow the heads (divisors of h); it stays the same slider (ui.controls
+    select_slider(stable=True)), so its value must survive new options, and be clamped to them."""
+    _open(page, f"{app_url}/{URL_PATH}")
+    move_slider(page, KV, -1)  # 4 -> 2 of [1, 2, 4]
+    _wait_url(page, "kv_heads=2")
+    assert _kv_slider(page) == ("2", "2")
+    move_slider(page, HEADS, +1)  # 4 -> 8 heads: options [1, 2, 4, 8], still 2
+    _wait_kv_slider(page, ("2", "3"))
+    assert _kv_nodes(page) == 2
+    move_slider(page, KV, +2)  # 2 -> 8
+    _wait_url(page, "kv_heads=8")
+    page.wait_for_function(
+        "() => { const g = document.querySelector('.js-plotly-plot');"
+        " return g._fullData[g._fullData.length - 1].x.length === 8; }",
+        timeout=30_000,
+    )
+    move_slider(page, HEADS, -1)  # 8 -> 4 heads: 8 key/value heads no longer fit: 4
+    _wait_url(page, "kv_heads=4")
+    _wait_kv_slider(page, ("4", "2"))
+    assert _kv_nodes(page) == 4
+    move_slider(page, KV, -1)  # and it still moves: 4 -> 2
+    _wait_url(page, "kv_heads=2")
+    assert page.locator('[data-testid="stException"]').count() == 0
+
+
 def test_markup_stays_text(app_url, page):
     _open(page, f"{app_url}/{URL_PATH}?view=masks", 4)
     box = page.get_by_role("textbox", name="Sentence")

@@ -83,9 +83,11 @@ def test_grouped_heads_joins_query_heads_to_their_kv_head_above_the_grid():
     w = np.random.default_rng(1).dirichlet(np.ones(5), size=(6, 5)).astype(np.float32)
     fig = eviz.grouped_heads(w, list("abcde"), [0, 0, 0, 1, 1, 1], titles=list("uvwxyz"))
     spec = fig.to_dict()
-    lines = [d for d in spec["data"] if d.get("mode") == "lines"]
-    assert len(lines) == 6 and all((d["xaxis"], d["yaxis"]) == ("x30", "y30") for d in lines)
-    assert lines[4]["x"][1] == lines[3]["x"][1] != lines[0]["x"][1]  # 3 and 4 share K/V head 1
+    (links,) = [d for d in spec["data"] if d.get("mode") == "lines"]  # one trace, None breaks
+    assert (links["xaxis"], links["yaxis"]) == ("x30", "y30")
+    ends = [links["x"][3 * h + 1] for h in range(6)]  # query head h -> its key/value head's x
+    assert ends[3] == ends[4] != ends[0]  # 3 and 4 share K/V head 1
+    assert links["x"][2::3] == [None] * 6 and links["x"][0::3] == list(range(6))
     np.testing.assert_array_equal(grid_heads(spec), w)  # every head, exact, in one chart
     lay = spec["layout"]
     grid_top = lay["yaxis"]["domain"][1]
@@ -107,23 +109,21 @@ def test_a_strip_needs_the_one_trace_grid():
         )
 
 
-def test_the_strip_says_how_many_numbers_of_a_row_a_phone_can_draw():
-    """16 heads: each row's numbers (two digits) ran together at 390 px; layout.meta asks for
-    every 2nd there (ui/widgets.plot), per row: 4 key/value heads of 16 fit, 8 heads need none."""
-    from viz import PHONE_STRIP_STEPS
-
-    def meta(nh, n_kv):
-        w = np.full((nh, 3, 3), 1 / 3, dtype=np.float32)
-        kv = [h * n_kv // nh for h in range(nh)]
-        fig = eviz.grouped_heads(w, list("abc"), kv, titles=[str(h) for h in range(nh)])
-        return (fig.layout.meta or {}).get(PHONE_STRIP_STEPS)
-
-    assert meta(16, 16) == [2, 2]
-    assert meta(16, 4) == [2, 1]
-    assert meta(8, 8) is None and meta(2, 1) is None
-    # the rows are the strip's last two traces, as the phone style counts them
+def test_the_strip_draws_its_nodes_without_text_and_names_them_on_hover():
+    """No numbers on the nodes (plotly measures every text it draws: a heads step took longer,
+    and 16 numbers ran together on a phone); the hover names each node."""
     w = np.full((16, 3, 3), 1 / 3, dtype=np.float32)
-    fig = eviz.grouped_heads(w, list("abc"), list(range(16)), titles=list("abcdefghijklmnop"))
-    *_, q_nodes, kv_nodes = fig.data
-    assert q_nodes.mode == kv_nodes.mode == "markers+text"
-    assert len(q_nodes.text) == len(kv_nodes.text) == 16
+    kv = [h // 4 for h in range(16)]
+    fig = eviz.grouped_heads(
+        w, list("abc"), kv, titles=list("abcdefghijklmnop"), query_label="Q <b>",
+        kv_label="KV",
+    )  # fmt: skip
+    links, q_nodes, kv_nodes = [tr for tr in fig.data if tr.xaxis == "x30"]
+    assert links.mode == "lines" and q_nodes.mode == kv_nodes.mode == "markers"
+    assert list(q_nodes.text) == [str(h) for h in range(16)]
+    assert list(kv_nodes.text) == [str(g) for g in range(4)]
+    assert q_nodes.hovertemplate.startswith("Q &lt;b&gt; %{text}")  # the label escaped
+    assert kv_nodes.hovertemplate.startswith("KV %{text}")
+    # each query node has its key/value head's colour
+    assert list(q_nodes.marker.color) == [kv_nodes.marker.color[g] for g in kv]
+    assert fig.layout.meta is None or "phone_strip_steps" not in fig.layout.meta

@@ -40,8 +40,8 @@ def test_the_efficient_strip_and_grid_send_no_typed_positions():
     fig = grouped_heads(w, tokens, [h // 2 for h in range(8)], titles=[str(h) for h in range(8)])
     data = fig.to_plotly_json()["data"]
     strip = [tr for tr in data if tr.get("xaxis") == "x30"]
-    assert len(strip) == 8 + 2  # the strip's lines and its two rows of nodes
-    assert [tr["mode"] for tr in strip[-2:]] == ["markers+text"] * 2
+    assert len(strip) == 1 + 2  # the strip's lines (one trace) and its two rows of nodes
+    assert [tr["mode"] for tr in strip] == ["lines", "markers", "markers"]
     for trace in data:
         for key in ("x", "y", "customdata"):
             assert not isinstance(trace.get(key), dict), (trace["type"], key)  # no typed array
