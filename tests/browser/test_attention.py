@@ -340,3 +340,14 @@ def test_zooming_the_grid_moves_the_key_labels_with_the_cells(app_url, page):
     x, x2, y = page.evaluate(ranges)
     assert x2 == pytest.approx(x)  # the first row's labels follow the zoom (the last row's
     assert y == pytest.approx(before[2])  # are the trace's own); the rows of heads stay
+
+
+def test_no_parent_frame_may_control_the_app(app_url):
+    """.streamlit/config.toml: Streamlit's allow-list of origins whose postMessage may stop,
+    rerun or steer the app is empty (its default is Community Cloud's 16 domains, which the
+    browser also checked Streamlit's own ~40 echoed messages of every rerun against)."""
+    import json
+    import urllib.request
+
+    with urllib.request.urlopen(f"{app_url}/_stcore/host-config", timeout=30) as resp:
+        assert json.load(resp)["allowedOrigins"] == []
