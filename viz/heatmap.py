@@ -244,6 +244,9 @@ HEAD_TITLE_PX = 26  # a head's title above it
 # style). Wide screens draw them all; the hover names every key.
 UPRIGHT_LABEL_PX = 14
 PHONE_X_STEP = "phone_x_step"
+# The text of a tick in the gap between two heads: plotly.js draws no tick for "" (and the
+# phone style counts the ticks drawn), so a zero-width space
+GAP_TICK = "\u200b"
 STRIP_GAP_PX = HEAD_TITLE_PX + 18  # between a strip above the grid and its first head titles
 # The customdata of a one-trace grid's gap cells. Not -1: int16 -1 is the bytes FF FF, whose
 # base64 is mostly "/", which plotly's JSON writes as the six characters "\u002f" (a 16-head
@@ -432,6 +435,24 @@ def _one_trace(hd: _Heads) -> go.Figure:
     if x_angle:  # upright labels past what a head holds on a phone: every k-th there only
         fit = max(1, int(PHONE_PLOT_PX / hd.cols * 0.9 / UPRIGHT_LABEL_PX))
         layout["meta"] = {PHONE_X_STEP: math.ceil(len(x_show) / fit)}
+    phone_k = layout.get("meta", {}).get(PHONE_X_STEP, 1)
+
+    def key_ticks(in_row: int, show) -> tuple[list[float], list[str]]:
+        """A row's key labels: `show` under each of its heads. The phone style draws every
+        k-th tick of a row (it counts them across the row's heads), so each head but the last
+        is followed by empty ticks (GAP_TICK) in the gap: every head starts at a k-th tick and
+        shows the same tokens (the second head of a row showed the other half)."""
+        pad = (-len(show)) % phone_k
+        vals, text = [], []
+        for c in range(in_row):
+            vals += [c * step_x + j for j in show]
+            text += [x_ticks["ticktext"][j] for j in show]
+            if c < in_row - 1:
+                edge = c * step_x + t_k - 0.5  # the gap's left edge
+                vals += [edge + gap_x * (i + 1) / (pad + 1) for i in range(pad)]
+                text += [GAP_TICK] * pad
+        return vals, text
+
     if len(y_show) == t_q and hd.rows * t_q <= LABEL_ALL:
         layout["yaxis"]["showticklabels"] = True
     else:
@@ -447,13 +468,15 @@ def _one_trace(hd: _Heads) -> go.Figure:
     if nh % hd.cols == 0 and len(x_show) == t_k and hd.cols * t_k <= LABEL_ALL:
         layout["xaxis"]["showticklabels"] = True  # under the last row
         layout["xaxis"].update(x_angle)
+        # (the empty ticks lie in the gaps, which the hover never reads)
+        layout["xaxis"]["tickvals"], layout["xaxis"]["ticktext"] = key_ticks(hd.cols, range(t_k))
         rows -= 1
     for r in range(rows):  # key labels under each row of heads, only under its heads
         in_row = min(hd.cols, nh - r * hd.cols)
+        vals, text = key_ticks(in_row, x_show)
         layout[f"xaxis{r + 2}"] = {
             **shown, "tickmode": "array", "tickfont": x_ticks.get("tickfont"),
-            "tickvals": [c * step_x + j for c in range(in_row) for j in x_show],
-            "ticktext": [x_ticks["ticktext"][j] for _ in range(in_row) for j in x_show],
+            "tickvals": vals, "ticktext": text,
             "overlaying": "x", "matches": "x", "range": [-0.5, n_x - 0.5], "side": "bottom",
             **x_angle,
             "anchor": "free",

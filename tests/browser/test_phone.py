@@ -215,3 +215,34 @@ def test_the_groups_strip_nodes_stay_apart(app_url, browser, width):
             assert min(gaps) >= 2, (width, gaps)
     finally:
         context.close()
+
+
+# the key labels a phone shows under each row of a grid's heads: per axis, in the page's order
+SHOWN_KEYS = """
+() => { const rows = {};
+  for (const e of document.querySelector('.js-plotly-plot')
+                          .querySelectorAll('g[class^="x"][class$="tick"]')) {
+    const text = e.textContent;
+    if (getComputedStyle(e).display === 'none' || text === '\\u200b') continue;
+    (rows[e.getAttribute('class')] = rows[e.getAttribute('class')] || []).push(text);
+  }
+  return Object.values(rows); }
+"""
+
+
+@pytest.mark.parametrize("path", ["", "efficient"])
+def test_a_phone_shows_the_same_key_labels_under_both_heads_of_a_row(app_url, browser, path):
+    """At 390 px every 2nd key label is drawn; counted across a row's two heads, the second
+    head showed the other half (head 1: want, live, Europe beside head 0's I, to, in, .)."""
+    context = browser.new_context(viewport={"width": 390, "height": 1000})
+    pg = context.new_page()
+    try:
+        pg.goto(f"{app_url}/{path}?n_heads=4&d_model=64")
+        _settle(pg, True)
+        rows = pg.evaluate(SHOWN_KEYS)
+        assert len(rows) == 2  # two rows of two heads
+        for shown in rows:
+            half = len(shown) // 2
+            assert shown[:half] == shown[half:] == ["I", "to", "in", "."], shown
+    finally:
+        context.close()

@@ -156,3 +156,34 @@ def test_a_grid_says_how_many_key_labels_a_phone_can_draw():
     assert one_col.layout.meta[PHONE_X_STEP] == 2  # a whole row: 12 fit
     flat = head_grid(attention_weights(4, 3), ["a", "b", "c"], one_trace=True)
     assert not flat.layout.meta
+
+
+@pytest.mark.parametrize("nh, t", [(4, 7), (3, 7), (8, 19), (2, 12)])
+def test_a_phone_shows_the_same_key_labels_under_every_head_of_a_row(nh, t):
+    """The phone style draws every k-th tick of a row's axis, counted across its heads; with 7
+    labels a head and k = 2 the second head showed the other half ("want, live, Europe" beside
+    "I, to, in, ."). Invisible ticks in the gaps start every head at a k-th tick (plotly.js
+    draws no tick for an empty text)."""
+    from tests.helpers.grid import blocks, gap_ticks
+    from viz.heatmap import PHONE_X_STEP
+
+    words = [f"word{i}" for i in range(t)]
+    fig = head_grid(attention_weights(nh, t), words, one_trace=True).to_plotly_json()
+    lay = fig["layout"]
+    k = lay["meta"][PHONE_X_STEP]
+    assert k > 1
+    columns = sorted({(c.start, c.stop) for _, _, c in blocks(fig)})  # heads side by side
+    assert len(columns) == 2
+    rows = [a for n, a in lay.items() if n.startswith("xaxis") and a.get("overlaying") == "x"]
+    if lay["xaxis"].get("showticklabels"):
+        rows.append(lay["xaxis"])
+    for axis in rows:
+        ticks = list(zip(axis["tickvals"], axis["ticktext"]))
+        on_phone = [ticks[i] for i in range(0, len(ticks), k)]
+        per_head = [[x for v, x in on_phone if c0 - 0.5 < v < c1 - 0.5] for c0, c1 in columns]
+        heads = [labels for labels in per_head if labels]  # a last row may hold one head
+        assert heads and all(labels == heads[0] for labels in heads), (per_head, k)
+        assert heads[0][0] == "word0"  # each head from its first key
+        assert "" not in axis["ticktext"]  # plotly.js would not draw it: the count shifts
+        for v in gap_ticks(axis):  # the invisible ticks lie between the heads
+            assert columns[0][1] - 0.5 < v < columns[1][0] - 0.5
