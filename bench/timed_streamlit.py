@@ -78,44 +78,6 @@ def _what_if() -> None:
 
         for name in ("markdown", "caption", "info", "code", "subheader", "latex", "html"):
             setattr(DeltaGenerator, name, lambda self, *a, **k: None)
-    if "no_chart" in WHAT_IF:  # the pages without their charts (a bound, not a change)
-        from ui import widgets
-
-        widgets.plot = lambda *a, **k: None
-    if "kv_fixed" in WHAT_IF:  # the key/value slider's options fixed (no new widget a heads step)
-        import mha_core.layer
-
-        mha_core.layer.valid_kv_head_counts = lambda nh: [1, 2, 4]
-    if "seed_diff" in WHAT_IF:  # every control seeded only when its widget differs
-        from ui import controls
-
-        bind = controls._bind
-        controls._bind = lambda key, wkey, shown, kw, to_value=None, seed=None: bind(
-            key, wkey, shown, kw, to_value, controls.WHEN_DIFFERENT
-        )
-    if "strip_notext" in WHAT_IF or "strip_merged" in WHAT_IF:
-        from viz import efficient
-
-        kv_strip = efficient._kv_strip
-
-        def _kv_strip(*a, **k):
-            strip = kv_strip(*a, **k)
-            data = [dict(t) for t in strip.data]
-            if "strip_notext" in WHAT_IF:
-                for t in data:
-                    if t.get("mode") == "markers+text":
-                        t["mode"] = "markers"
-            if "strip_merged" in WHAT_IF:
-                lines = [t for t in data if t.get("mode") == "lines"]
-                xs, ys = [], []
-                for t in lines:
-                    xs += [*t["x"], None]
-                    ys += [*t["y"], None]
-                merged = {**lines[0], "x": xs, "y": ys, "line": {"color": "#999999", "width": 2}}
-                data = [merged] + [t for t in data if t.get("mode") != "lines"]
-            return strip._replace(data=data)
-
-        efficient._kv_strip = _kv_strip
     if "no_automargin" in WHAT_IF:
         axis = axes.token_axis
 

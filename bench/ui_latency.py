@@ -57,8 +57,8 @@ THUMB = (
 
 SERVER_ENV: dict[str, str] = {}  # Streamlit options for both servers (--no-post-script-gc)
 APP_ENV: dict[str, str] = {}  # the app's server only (--what-if)
-# a script the app's tabs run before the page's own (a browser-side what-if), e.g. one that
-# wraps MutationObserver: BENCH_APP_JS="$(cat what_if.js)" python bench/ui_latency.py ...
+# a script the app's tabs (not the floor's) run before the page's own (a browser-side what-if),
+# e.g. one that wraps MutationObserver: BENCH_APP_JS="$(cat what_if.js)" python bench/ui_latency.py
 APP_JS = os.environ.get("BENCH_APP_JS", "")
 
 
@@ -97,7 +97,7 @@ class Tab:
     sidebar's heads by default); `setup(tab)` runs once the page is drawn."""
 
     def __init__(self, context, url: str, quiet: int, runlog: Path, thumb: str = THUMB,
-                 setup=None):  # fmt: skip
+                 setup=None, init_script: str = APP_JS):  # fmt: skip
         self.quiet = quiet
         self.runlog = runlog
         self.thumb = thumb
@@ -105,8 +105,8 @@ class Tab:
         self.lost_keys = 0  # key presses the slider did not take (focus lost), pressed again
         self.page = context.new_page()
         self.page.add_init_script(INSTRUMENT)
-        if APP_JS and runlog.name.startswith("app"):
-            self.page.add_init_script(APP_JS)
+        if init_script:
+            self.page.add_init_script(init_script)
         self.page.on("websocket", lambda ws: ws.on("framereceived", self._frame))
         self.charts = 1
         self.page.goto(url)
@@ -172,7 +172,7 @@ def _p90(xs: list[float]) -> float:
 def latency(browser, servers: dict, pages: list[str], steps: int, quiet: int):
     context = browser.new_context(viewport={"width": 1400, "height": 1000})
     (floor_url, floor_log), (app_url, app_log) = servers["floor"], servers["app"]
-    tabs = {"floor": Tab(context, floor_url, quiet, floor_log)}
+    tabs = {"floor": Tab(context, floor_url, quiet, floor_log, init_script="")}
     for name in pages:
         if name in OWN_SLIDER:
             query, button, widget = OWN_SLIDER[name]

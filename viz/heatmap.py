@@ -432,15 +432,16 @@ def _one_trace(hd: _Heads) -> go.Figure:
     # labels that do not lie flat stand upright, as `_x_label_px` and the thinning count them
     # (left to plotly, long ones on a phone were slanted and ran into each other)
     x_angle = {} if _x_label_px(hd.k_tokens) <= 34 else {"tickangle": -90}
+    phone_k = 1  # a phone draws every k-th key label (ui/widgets.plot)
     if x_angle:  # upright labels past what a head holds on a phone: every k-th there only
         fit = max(1, int(PHONE_PLOT_PX / hd.cols * 0.9 / UPRIGHT_LABEL_PX))
-        layout["meta"] = {PHONE_X_STEP: math.ceil(len(x_show) / fit)}
-    phone_k = layout.get("meta", {}).get(PHONE_X_STEP, 1)
+        phone_k = math.ceil(len(x_show) / fit)
+        layout["meta"] = {PHONE_X_STEP: phone_k}
 
     def key_ticks(in_row: int, show) -> tuple[list[float], list[str]]:
         """A row's key labels: `show` under each of its heads. The phone style draws every
         k-th tick of a row (it counts them across the row's heads), so each head but the last
-        is followed by empty ticks (GAP_TICK) in the gap: every head starts at a k-th tick and
+        is followed by invisible ticks (GAP_TICK) in the gap: every head starts at a k-th tick and
         shows the same tokens (the second head of a row showed the other half)."""
         pad = (-len(show)) % phone_k
         vals, text = [], []
@@ -468,7 +469,7 @@ def _one_trace(hd: _Heads) -> go.Figure:
     if nh % hd.cols == 0 and len(x_show) == t_k and hd.cols * t_k <= LABEL_ALL:
         layout["xaxis"]["showticklabels"] = True  # under the last row
         layout["xaxis"].update(x_angle)
-        # (the empty ticks lie in the gaps, which the hover never reads)
+        # (the invisible ticks lie in the gaps, which the hover never reads)
         layout["xaxis"]["tickvals"], layout["xaxis"]["ticktext"] = key_ticks(hd.cols, range(t_k))
         rows -= 1
     for r in range(rows):  # key labels under each row of heads, only under its heads
