@@ -11,6 +11,9 @@ BENCH_WHAT_IF (comma-separated) tries a change before it is made, in this server
   no_strip       the efficient page's grouped heads without their query -> key/value strip
   bare_sidebar   the sidebar with its heads slider alone (a bound: what the sidebar costs)
   no_text        no markdown, caption, info, code, subheader, latex or html (a bound)
+  nav_hidden     no page links in the sidebar (a bound: what the links cost)
+  nav_top        the page links at the top of the page
+  nav_radio      the page links as one radio in the sidebar (drawn only: it switches nothing)
 """
 
 import os
@@ -78,6 +81,20 @@ def _what_if() -> None:
 
         for name in ("markdown", "caption", "info", "code", "subheader", "latex", "html"):
             setattr(DeltaGenerator, name, lambda self, *a, **k: None)
+    if WHAT_IF & {"nav_hidden", "nav_top", "nav_radio"}:  # the page links elsewhere, or none
+        import streamlit as st
+
+        navigation = st.navigation
+        position = "top" if "nav_top" in WHAT_IF else "hidden"
+
+        def nav(pages, **kw):
+            page = navigation(pages, **{**kw, "position": position})
+            if "nav_radio" in WHAT_IF:
+                labels = [f"{p.icon} {p.title}" for p in pages]
+                st.sidebar.radio("Pages", range(len(pages)), format_func=labels.__getitem__)
+            return page
+
+        st.navigation = nav
     if "no_automargin" in WHAT_IF:
         axis = axes.token_axis
 

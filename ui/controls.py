@@ -289,18 +289,50 @@ def too_long(key: str, limit: int) -> int | None:
     return len(value) if isinstance(value, str) and len(value) > limit else None
 
 
+class _Closed:
+    """A view that is not open: nothing is drawn in it (`draw_open` skips it)."""
+
+    open = False
+
+
+class _Open:
+    """The open view: `with view:` draws into its container."""
+
+    open = True
+
+    def __init__(self, container) -> None:
+        self._container = container
+
+    def __enter__(self):
+        return self._container.__enter__()
+
+    def __exit__(self, *exc):
+        return self._container.__exit__(*exc)
+
+
 def tabs(ids: Sequence[str], labels: Sequence[str], *, key: str, where=None) -> dict:
-    """Lazy tabs whose state is a tab id: {id: container}; only the open tab's `.open` is True
-    (draw only that one). Set `st.session_state[key] = id` in a callback to open another."""
+    """A page's views, one open at a time, as tabs look: a segmented control over the view ids
+    (its state, under `key`, is an id) and below it one container, the open view's; returns
+    {id: container} where only the open view's `.open` is True (draw only that one). Set
+    `st.session_state[key] = id` in a callback to open another.
+
+    Not `st.tabs`: its tab panel watches every change inside it (react-aria looks for a
+    focusable child after each DOM mutation, which makes the browser compute styles), and a
+    heads step redrew a tabbed page ~15-25 ms slower than the same page with a segmented control
+    (paired A/B on the efficient and home pages: README, "Where a rerun's time goes")."""
     ids, labels = list(ids), list(labels)
     value = clamp(key, ids)
-    wkey = widget_key(key, labels)
-    def to_id(label: str) -> str:  # a label from another draw keeps the tab that was open
-        return ids[labels.index(label)] if label in labels else st.session_state[key]
-
-    bound = _bind(key, wkey, labels[ids.index(value)], {}, to_id)
-    containers = (where or st).tabs(labels, **bound)
-    return dict(zip(ids, containers))
+    _, label_of = _labelled(ids, lambda i: labels[ids.index(i)])
+    # required: clicking the open view keeps it open (no view is never a state)
+    bound = _bind(key, widget_key(key, labels), value, {}, lambda v: v if v in ids else value)
+    where = where or st
+    where.segmented_control(
+        t("view.label"), ids, format_func=label_of, default=value, required=True,
+        label_visibility="collapsed", **bound,
+    )  # fmt: skip
+    shown = st.session_state[key]
+    view = _Open(where.container(key=f"view-{key}"))
+    return {i: view if i == shown else _Closed() for i in ids}
 
 
 def enum_tabs(text: str, ids: Sequence[str], *, key: str, where=None) -> dict:

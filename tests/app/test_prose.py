@@ -111,7 +111,7 @@ def test_positional_checks_state_their_differences_in_plain_numbers():
 # --- page by page -------------------------------------------------------------------------------
 def test_step_intro_counts_the_tabs_it_stands_above():
     at = run_app(_page("step"))
-    n_tabs = len(at.tabs)
+    n_tabs = len(at.segmented_control[0].options)
     assert n_tabs == 6
     assert "tab 0" in at.markdown[0].value + page_text(at)
     assert f"tabs 1 to {n_tabs - 1}" in page_text(at)

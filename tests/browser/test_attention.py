@@ -7,7 +7,7 @@ import urllib.parse
 import pytest
 
 from mha_core import AttentionConfig, run_attention
-from tests.helpers.browser import move_slider, plot_layout_axis, wait_for_app
+from tests.helpers.browser import move_slider, plot_layout_axis, view_button, wait_for_app
 
 pytestmark = pytest.mark.browser
 
@@ -258,7 +258,7 @@ def test_tabs_draw_the_other_views(app_url, page, tmp_path):
     wait_for_app(page)
     _wait_heatmaps(page, 4)
     assert page.locator(".js-plotly-plot").count() == 1  # only the open tab is drawn
-    page.get_by_role("tab", name="Mean over heads").click()
+    view_button(page, "Mean over heads").click()
     page.get_by_text("Mean over the 4 heads").wait_for(timeout=60_000)
     page.wait_for_function(
         "() => { const g = document.querySelector('.js-plotly-plot');"
@@ -266,10 +266,10 @@ def test_tabs_draw_the_other_views(app_url, page, tmp_path):
         timeout=60_000,
         polling=250,
     )
-    page.get_by_role("tab", name="Statistics").click()
+    view_button(page, "Statistics").click()
     page.get_by_text("Head statistics", exact=True).wait_for(timeout=60_000)
     page.locator('[data-testid="stDataFrame"]').wait_for(timeout=60_000)
-    page.get_by_role("tab", name="Similarity").click()
+    view_button(page, "Similarity").click()
     page.get_by_text("Head similarity", exact=True).wait_for(timeout=60_000)
     page.wait_for_function(
         "() => { const g = document.querySelector('.js-plotly-plot');"

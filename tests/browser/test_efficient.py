@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.helpers.browser import move_slider, wait_for_app
+from tests.helpers.browser import move_slider, view_button, wait_for_app
 
 pytestmark = pytest.mark.browser
 
@@ -56,7 +56,7 @@ def test_a_link_reproduces_the_view(app_url, page, tmp_path):
     page.get_by_role("heading", name=TITLE_EN).wait_for()
     assert _kv_nodes(page) == 2
     page.get_by_text("Grouped-query attention:").first.wait_for()
-    page.get_by_role("tab", name="Cache size").click()
+    view_button(page, "Cache size").click()
     page.get_by_text("= 512 MiB").first.wait_for()  # Mistral 7B, 8,192 tokens, window 4,096
     _wait_url(page, "view=calculator")
     for fragment in ("kv_heads=2", "window=2", "block=2", "row=5", "model=Mistral-7B"):

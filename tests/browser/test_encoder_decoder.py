@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.helpers.browser import GRID_JS, wait_for_app
+from tests.helpers.browser import GRID_JS, view_button, wait_for_app
 
 pytestmark = pytest.mark.browser
 
@@ -60,7 +60,7 @@ def test_page_renders_with_a_rectangular_cross_attention(app_url, page, tmp_path
     _wait_figures(page, N_FIGS)
     square = [f for f in _heatmap_figures(page) if f["xticks"] == SRC and f["yticks"] == SRC]
     assert square and square[0]["shapes"] == [[7, 7]] * 4  # the encoder's is square
-    page.get_by_role("tab", name="Cross-attention").click()
+    view_button(page, "Cross-attention").click()
     wait_for_app(page)
     page.wait_for_function("() => location.search.includes('view=cross')", timeout=30_000)
     _wait_figures(page, N_FIGS)

@@ -8,7 +8,7 @@ import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from playwright.sync_api import expect
 
-from tests.helpers.browser import move_slider, plot_data, wait_for_app
+from tests.helpers.browser import move_slider, plot_data, view_button, wait_for_app
 
 pytestmark = pytest.mark.browser
 
@@ -104,7 +104,7 @@ def test_scaling_page_renders_and_answers_its_controls(lab_url, page, tmp_path):
     names = [d["name"] for d in plot_data(page, 0)]
     assert names == ["measured std(q·k)", "theory √d_k", "measured std(q·k / √d_k)", "theory 1"]
     # tau = sqrt(d_k): the tempered heatmap becomes the scaled one
-    page.get_by_role("tab", name="On your sentence").click()
+    view_button(page, "On your sentence").click()
     _wait_charts(page, SCALING_TRACES["sentence"])
     page.get_by_text("τ = √d_k (d_k = 16)").click()
     wait_for_app(page)
@@ -121,7 +121,7 @@ def test_scaling_page_renders_and_answers_its_controls(lab_url, page, tmp_path):
         timeout=60_000,
     )
     # keys per query: the saturation figure is recomputed
-    page.get_by_role("tab", name="Softmax saturates").click()
+    view_button(page, "Softmax saturates").click()
     _wait_charts(page, SCALING_TRACES["saturation"])
     move_slider(page, "Keys per query T", -12)  # 16 -> 4
     page.get_by_text("Measured with T = 4 keys").wait_for(timeout=60_000)
@@ -140,7 +140,7 @@ def test_positional_page_renders_and_answers_its_controls(lab_url, page, tmp_pat
     move_slider(page, "Number of positions", -4)  # 64 -> 60
     page.wait_for_function(f"() => ({TABLE_ROWS_JS})() === 60", timeout=60_000)
     assert page.get_by_text("this 60 × 64 table").count() == 1
-    page.get_by_role("tab", name="Shuffle your sentence").click()  # its charts, drawn now
+    view_button(page, "Shuffle your sentence").click()  # its charts, drawn now
     page.wait_for_function("() => location.search.includes('view=sentence')", timeout=30_000)
     _wait_charts(page, PE_TRACES["sentence"])
     page.get_by_role("button", name="Shuffle again").click()
@@ -148,7 +148,7 @@ def test_positional_page_renders_and_answers_its_controls(lab_url, page, tmp_pat
     # the click's rerun may start after wait_for_app returned: wait for the new value itself
     expect(page.get_by_label("Shuffle seed")).to_have_value("1", timeout=60_000)
     _wait_charts(page, PE_TRACES["sentence"])
-    page.get_by_role("tab", name="The sinusoidal table").click()  # back: the 60 positions kept
+    view_button(page, "The sinusoidal table").click()  # back: the 60 positions kept
     _wait_charts(page, PE_TRACES["encoding"])  # the anchor (32) still fits them: 3 profiles
     assert page.evaluate(f"() => ({TABLE_ROWS_JS})()") == 60
     assert page.dialogs == []

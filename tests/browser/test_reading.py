@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 import mha_core
-from tests.helpers.browser import wait_for_app
+from tests.helpers.browser import view_button, wait_for_app
 
 pytestmark = pytest.mark.browser
 
@@ -117,7 +117,7 @@ def _selectbox_values(pg) -> dict[str, str]:
 
 def _open_tab(pg, name: str, chart: str) -> None:
     """Click the page's tab `name` and wait for its chart `chart` (only the open tab is drawn)."""
-    pg.get_by_role("tab", name=name).click()
+    view_button(pg, name).click()
     pg.wait_for_function(
         "(sel) => { const g = document.querySelector(sel); return g && g._fullLayout; }",
         arg=_plot(chart),

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
-from tests.helpers.browser import wait_for_app
+from tests.helpers.browser import view_button, view_labels, wait_for_app
 
 pytestmark = pytest.mark.browser
 
@@ -92,7 +92,7 @@ def _open_from_home(pg, app_url: str) -> None:
 
 def _tab(pg, label: str, title_part: str) -> None:
     """Open a step's tab (only the open tab is drawn) and wait for one of its figures."""
-    pg.get_by_role("tab", name=label).click()
+    view_button(pg, label).click()
     _wait_figure(pg, title_part)
     wait_for_app(pg)
 
@@ -114,7 +114,7 @@ def _hover(pg, title_part: str, x: float, y: float) -> str | None:
 def test_head_and_query_pickers_redraw_the_figures(app_url, page, tmp_path):
     _open_from_home(page, app_url)
     assert page.url.split("?")[0].endswith("/" + URL_PATH)
-    assert [t.inner_text() for t in page.get_by_role("tab").all()] == TABS
+    assert view_labels(page) == TABS
     assert page.locator(".js-plotly-plot").count() == 1  # only the first step is drawn
     _tab(page, TABS[1], "W_K^h of head 0")
     page.wait_for_function("() => document.querySelectorAll('.js-plotly-plot').length === 6")

@@ -124,6 +124,7 @@ _WIDGETS_JS = """(kinds) => {
 }"""
 CONTROL_KINDS = ("stSelectbox", "stRadio", "stSlider", "stCheckbox", "stNumberInput",
                  "stTextArea", "stTextInput", "stMultiSelect")  # fmt: skip
+VIEWS_KIND = "stButtonGroup"  # a page's views (ui.controls.tabs: a segmented control)
 LANG_KEY = "_w-shared-lang"
 
 
@@ -274,7 +275,7 @@ class Walker:
             moved = diff(params_of(self.last_url), before)
             detail = f"the URL changed while idle: {self.last_url} -> {pg.url} ({moved})"
             r.findings.append(Finding("lost", i, page, "(before acting)", detail))
-        widgets = pg.evaluate(_WIDGETS_JS, [*CONTROL_KINDS, "stTabs", "stButton"])
+        widgets = pg.evaluate(_WIDGETS_JS, [*CONTROL_KINDS, VIEWS_KIND, "stButton"])
         choices = self._choices(widgets, page)
         kind = self.rng.choices(list(choices), [WEIGHTS[k] for k in choices])[0]
         kind = "nav" if force_nav else kind
@@ -318,7 +319,7 @@ class Walker:
         out = {
             "control": [w for w in usable if w["kind"] in CONTROL_KINDS
                         and not w["key"].startswith(LANG_KEY)],  # fmt: skip
-            "tab": [w for w in usable if w["kind"] == "stTabs" and w["area"] == "main"],
+            "tab": [w for w in usable if w["kind"] == VIEWS_KIND and w["area"] == "main"],
             "button": [w for w in usable if w["kind"] == "stButton" and _button(w["key"])],
             "nav": [p for p in PAGES if p != page],
             "lang": [w for w in usable if w["key"].startswith(LANG_KEY)],
@@ -408,7 +409,7 @@ class Walker:
 
     def _do_tab(self, tabs: list[dict], page: str) -> tuple[str, set]:
         w = self.rng.choice(tabs)
-        items = self._loc(w).locator('[role="tab"]')
+        items = self._loc(w).get_by_role("radio")
         k = self.rng.randrange(items.count())
         text = items.nth(k).inner_text()
         items.nth(k).click()
@@ -489,7 +490,7 @@ class Walker:
         """Every visible control (but the text boxes, whose text may be too long for a link,
         and the example picker, which only fills the text box) has its parameter in the URL.
         Flagged once per page and parameter."""
-        widgets = self.pg.evaluate(_WIDGETS_JS, [*CONTROL_KINDS, "stTabs"])
+        widgets = self.pg.evaluate(_WIDGETS_JS, [*CONTROL_KINDS, VIEWS_KIND])
         for w in widgets:
             name = param_of_key(w["key"])
             # the Train page's snapshot is a step of the model trained in this session: a link

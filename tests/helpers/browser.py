@@ -26,6 +26,19 @@ def assert_markup_is_text(pg) -> None:
     assert pg.dialogs == []
 
 
+VIEWS = '[data-testid="stButtonGroup"]'  # a page's views: a segmented control (ui.controls.tabs)
+
+
+def view_button(pg, label: str):
+    """The button that opens view `label` (exact text) in a page's views."""
+    return pg.locator(VIEWS).get_by_role("radio", name=label, exact=True)
+
+
+def view_labels(pg) -> list[str]:
+    """The labels of the views the page offers, in order."""
+    return [b.inner_text() for b in pg.locator(VIEWS).first.get_by_role("radio").all()]
+
+
 def plot_data(pg, index: int = 0):
     """The `data` array of the index-th Plotly chart on the page (as the browser holds it)."""
     return pg.evaluate(

@@ -182,6 +182,7 @@ KINDS = (
     "slider",
     "text_input",
     "text_area",
+    "segmented_control",  # a page's views (ui.controls.tabs)
 )
 
 
@@ -213,7 +214,7 @@ def _shows(w, value) -> bool:
 def offered(w, candidates: list) -> list:
     """The candidates a user could pick in widget `w` now."""
     kind = type(w).__name__
-    if kind in ("Selectbox", "Radio", "SelectSlider", "Multiselect"):
+    if kind in ("Selectbox", "Radio", "SelectSlider", "Multiselect", "ButtonGroup"):
         limit = getattr(w.proto, "max_selections", 0) if kind == "Multiselect" else 0
         return [v for v in candidates if _shows(w, v) and not (limit and len(v) > limit)]
     if kind in ("NumberInput", "Slider"):
@@ -338,7 +339,8 @@ class PageSequence(RuleBasedStateMachine):
             w = widget(at, key)
             if w is not None:  # drawn: it shows the value, and the value is one it offers
                 assert w.value == value, (key, w.value, value)
-                if type(w).__name__ in ("Selectbox", "Radio", "SelectSlider", "Multiselect"):
+                if type(w).__name__ in ("Selectbox", "Radio", "SelectSlider", "Multiselect",
+                                        "ButtonGroup"):  # fmt: skip
                     assert _shows(w, value), (key, value, w.options)
             if url.param(key) in link:
                 assert link[url.param(key)] == url.text_of(value), key
