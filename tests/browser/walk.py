@@ -111,8 +111,10 @@ _WIDGETS_JS = """(kinds) => {
         document.querySelectorAll(`[data-testid="${kind}"]`).forEach((el, i) => {
             const r = el.getBoundingClientRect();
             if (r.width === 0 || r.height === 0 || el.closest('[data-stale="true"]')) return;
-            const holder = el.closest('[class*="st-key-"]');
-            const cls = holder ? [...holder.classList].find(c => c.startsWith('st-key-')) : '';
+            // the key on the widget's own element container: a keyed block around it is not the
+            // widget's (a walk once read a views control's key as its views' container's)
+            const holder = el.closest('[data-testid="stElementContainer"]');
+            const cls = (holder && [...holder.classList].find(c => c.startsWith('st-key-'))) || '';
             const first = el.querySelector('input, textarea, button');
             const disabled = !!first && (first.disabled
                 || first.getAttribute('aria-disabled') === 'true');
