@@ -153,8 +153,8 @@ def _choice(
     stable=False, **kw,
 ) -> Any:
     """A widget over `options`; `slider`: a select slider (seeded WHEN_DIFFERENT, its default
-    given as a value), else a selectbox or radio (EVERY_RUN, its default an index). New labels
-    make a new widget, unless `stable` (see `select_slider`)."""
+    given as a value), else a selectbox, radio or segmented control (EVERY_RUN, its default an
+    index). New labels make a new widget, unless `stable` (see `select_slider`)."""
     options = list(options)
     value = clamp(key, options, kw.pop("fallback", _MISSING))
     labels, label_of = _labelled(options, format_func)
@@ -320,17 +320,17 @@ def tabs(ids: Sequence[str], labels: Sequence[str], *, key: str, where=None) -> 
     focusable child after each DOM mutation, which makes the browser compute styles), and a
     heads step redrew a tabbed page ~15-25 ms slower than the same page with a segmented control
     (paired A/B on the efficient and home pages: README, "Where a rerun's time goes")."""
-    ids, labels = list(ids), list(labels)
-    value = clamp(key, ids)
-    _, label_of = _labelled(ids, lambda i: labels[ids.index(i)])
-    # required: clicking the open view keeps it open (no view is never a state)
-    bound = _bind(key, widget_key(key, labels), value, {}, lambda v: v if v in ids else value)
-    where = where or st
-    where.segmented_control(
-        t("view.label"), ids, format_func=label_of, default=value, required=True,
-        label_visibility="collapsed", **bound,
-    )  # fmt: skip
-    shown = st.session_state[key]
+    ids, where = list(ids), where or st
+    text = dict(zip(ids, labels))
+
+    def segmented(label: str, options: list, *, index: int, **kw) -> None:
+        # required: clicking the open view keeps it open (no view is never a state)
+        where.segmented_control(
+            label, options, default=options[index], required=True,
+            label_visibility="collapsed", **kw,
+        )  # fmt: skip
+
+    shown = _choice(segmented, t("view.label"), ids, key, text.__getitem__)
     view = _Open(where.container(key=f"view-{key}"))
     return {i: view if i == shown else _Closed() for i in ids}
 

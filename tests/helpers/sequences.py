@@ -211,10 +211,14 @@ def _shows(w, value) -> bool:
         return False
 
 
+# the widgets whose options are labels of values (AppTest's class names)
+CHOICE_KINDS = ("Selectbox", "Radio", "SelectSlider", "Multiselect", "ButtonGroup")
+
+
 def offered(w, candidates: list) -> list:
     """The candidates a user could pick in widget `w` now."""
     kind = type(w).__name__
-    if kind in ("Selectbox", "Radio", "SelectSlider", "Multiselect", "ButtonGroup"):
+    if kind in CHOICE_KINDS:
         limit = getattr(w.proto, "max_selections", 0) if kind == "Multiselect" else 0
         return [v for v in candidates if _shows(w, v) and not (limit and len(v) > limit)]
     if kind in ("NumberInput", "Slider"):
@@ -339,8 +343,7 @@ class PageSequence(RuleBasedStateMachine):
             w = widget(at, key)
             if w is not None:  # drawn: it shows the value, and the value is one it offers
                 assert w.value == value, (key, w.value, value)
-                if type(w).__name__ in ("Selectbox", "Radio", "SelectSlider", "Multiselect",
-                                        "ButtonGroup"):  # fmt: skip
+                if type(w).__name__ in CHOICE_KINDS:
                     assert _shows(w, value), (key, value, w.options)
             if url.param(key) in link:
                 assert link[url.param(key)] == url.text_of(value), key
