@@ -6,7 +6,6 @@ model; the others train a handful of steps.
 
 from __future__ import annotations
 
-import dataclasses
 import threading
 from dataclasses import replace
 
@@ -28,12 +27,14 @@ from mha_core.transformer.threads import TRAIN_THREADS
 from mha_core.transformer.toy_tasks import BOS, EOS, PAD, SPECIALS
 from mha_core.transformer.training import DEFAULTS, TrainSettings, suggested_lr
 
-# The page's defaults (d_model 64, 4 heads, 1 layer, 300 steps: a few seconds) with seed 3.
-# Every seed tried (0-5) reaches 100% on reversal; how crisp the best cross-attention head gets
-# varies with the seed and the CPU kernels (min over the probe's queries 0.73-0.96 across
-# seeds 0-5 on AVX-512 and ATEN_CPU_CAPABILITY=default); seed 3 has >= 0.91 with both.
-SEED = 3
-SMALL = dataclasses.replace(DEFAULTS, seed=SEED)
+# The page's default run (d_model 64, 4 heads, 1 layer, 300 steps, seed 0: a few seconds). The
+# bars below hold on any CPU, measured for seeds 0-9 with ATEN_CPU_CAPABILITY avx512, avx2 and
+# default (README, "Tests on any machine"): accuracy >= 0.997, final loss <= 0.0004 x the first;
+# the best cross-attention head's mean weight on the mirrored source >= 0.907, every untrained
+# head's <= 0.151. How crisp one trajectory's best head gets on its weakest query (0.73-0.98)
+# depends on the kernels and even on the process's memory layout, so no test asserts it.
+SMALL = DEFAULTS
+SEED = SMALL.seed
 
 
 @pytest.fixture(scope="module")
@@ -156,23 +157,28 @@ def test_small_run_learns_reversal(run):
     assert run.history[-1].loss < 0.1 * run.history[0].loss
 
 
+def _mirrored(cross: tuple[np.ndarray, ...], n: int) -> np.ndarray:
+    """Each head's mean weight, over the queries that emit a symbol, on the source position that
+    query reverses: (n_layers, n_heads)."""
+    rows = np.arange(n)
+    cols = np.array([mirror_index(t, n) for t in rows])
+    return np.stack([layer[:, rows, cols].mean(axis=-1) for layer in cross])
+
+
 def test_a_cross_attention_head_reads_the_mirrored_source_position(run):
     snap = run.snapshots[run.steps_done]
     n = len(run.task.probe)
     assert run.probe_src == tuple(run.task.probe) + ("<eos>",)
     assert run.probe_tgt_out == tuple(reversed(run.task.probe)) + ("<eos>",)
-    best = 0.0
     for layer in snap.cross:  # (nh, T, S)
         assert layer.shape == (SMALL.n_heads, n + 1, n + 1)
-        for head in layer:
-            # every query that emits a symbol: its weight on the source position it reverses
-            best = max(best, min(head[t, mirror_index(t, n)] for t in range(n)))
-    assert best >= 0.8
-    # and before training no head did
-    untrained = max(
-        min(h[t, mirror_index(t, n)] for t in range(n)) for c in run.snapshots[0].cross for h in c
-    )
-    assert untrained < 0.5
+    trained = _mirrored(snap.cross, n).max()
+    untrained = _mirrored(run.snapshots[0].cross, n).max()
+    # training made one head read the mirrored position; before training no head did, and the
+    # trained one stands far above every untrained head
+    assert trained >= 0.75
+    assert untrained < 0.3
+    assert trained >= 3 * untrained
 
 
 def test_snapshots_cover_the_run_and_are_valid_attention(run):
