@@ -192,7 +192,7 @@ ZH = {
     "efficient.gqa_kind.gqa": "**分组查询注意力:**{nh} 个查询头共享 {n_kv} 个键/值头,每组 {group} 个查询头。",
     "efficient.gqa_kind.mqa": "**多查询注意力:**全部 {nh} 个查询头共享 {n_kv} 个键/值头(Shazeer,2019)。",
     "efficient.query_head": "查询头",
-    "efficient.tokens_capped": "每个头都按标记逐格绘制;文本更长时,每一步要发送和绘制的数据太多。",
+    "efficient.tokens_capped": "每个头都按词元逐格绘制;文本更长时,每一步要发送和绘制的数据太多。",
     "efficient.kv_head": "键/值头",
     "efficient.head_title": "头 {h} · K/V {g}",
     "efficient.gqa_pooling": "该层以 MultiHeadAttention(d_model, n_heads, n_kv_heads={n_kv}) 运行:每组的"

@@ -155,11 +155,11 @@ EN = {
 ZH = {
     "positional.shuffle_capped": "更长的文本需要七张 T x T 的图(每种设置三张,外加置换矩阵),既不快也难以阅读。",
     "positional.title": "位置编码",
-    "positional.intro": "自注意力把每个标记与所有其他标记比较,但 `softmax(QKᵀ/√d_k)V` 中没有任何东西"
-    "说明哪个标记在前:没有额外信息时,模型会把 *I want to live in Europe* 和 "
+    "positional.intro": "自注意力把每个词元与所有其他词元比较,但 `softmax(QKᵀ/√d_k)V` 中没有任何东西"
+    "说明哪个词元在前:没有额外信息时,模型会把 *I want to live in Europe* 和 "
     "*Europe in live to want I* 当作同一袋词。Transformer 给每个词向量加上**位置编码**:"
     "一个只取决于位置的正弦、余弦向量。",
-    "positional.symbols": "- **pos**:标记在句子中的位置 (0, 1, 2, …)\n"
+    "positional.symbols": "- **pos**:词元在句子中的位置 (0, 1, 2, …)\n"
     "- **i**:正弦/余弦对的序号;第 2i 维是正弦,第 2i+1 维是余弦\n"
     "- **d_model**:词向量的维度;位置编码维度相同,所以可以直接相加\n"
     "- **10000**:底数,把波长从 2π (快) 铺开到 2π·10000 (慢);第 i 对的频率是 "
@@ -184,7 +184,7 @@ ZH = {
     "的位置。",
     "positional.no_dims": "请至少选择一个维度。",
     "positional.heatmap": "整张表:位置 × 维度",
-    "positional.heatmap_caption": "每一行是一个位置的编码向量 (加到该标记的词向量上);每一列是一个维度"
+    "positional.heatmap_caption": "每一行是一个位置的编码向量 (加到该词元的词向量上);每一列是一个维度"
     "在各位置上的值。红色为 +1,蓝色为 -1;悬停可查看精确值。",
     "positional.dimension": "维度",
     "positional.wavelengths": "每个维度对的波长",
@@ -198,7 +198,7 @@ ZH = {
     "positional.similarity": "PE·PEᵀ:读出相对位置",
     "positional.similarity_intro": "两个位置编码的点积是各维度对之和,而每一对的正弦与余弦合起来正好"
     "是位置差的余弦。所以位置 p 和 q 的相似度只取决于偏移 p − q,与两个位置在哪里无关:"
-    "查询可以学会从句子的任何地方“往回看 k 个标记”。",
+    "查询可以学会从句子的任何地方“往回看 k 个词元”。",
     "positional.position_p": "位置 p",
     "positional.position_q": "位置 q",
     "positional.anchor": "与该位置的曲线比较",
@@ -220,20 +220,20 @@ ZH = {
     "由于词向量和后面各层的权重都是学习得到的,用任一种排列训练的模型都能学到同样的函数:"
     "这个置换被吸收进学到的参数里。",
     "positional.shuffle": "在你的句子上:打乱词序",
-    "positional.shuffle_intro": "取侧边栏中的句子,打乱它的标记。没有位置编码时,每个标记的向量"
+    "positional.shuffle_intro": "取侧边栏中的句子,打乱它的词元。没有位置编码时,每个词元的向量"
     "不论放在哪里都一样,所以注意力只是移动行和列:A′ = P A Pᵀ,其中 P 是置换矩阵。"
     "有位置编码时,同一个词在新位置上得到不同的向量,注意力图案本身就变了。两种情况使用同一"
     "层 (侧边栏的设置)。",
-    "positional.shuffle_need_two": "打乱词序至少需要两个标记:请在侧边栏输入更长的句子。",
+    "positional.shuffle_need_two": "打乱词序至少需要两个词元:请在侧边栏输入更长的句子。",
     "positional.shuffle_causal": "本节不使用掩码:因果掩码与位置绑定,即使没有位置编码也会破坏置换性质。",
     "positional.shuffle_seed": "打乱的随机种子",
     "positional.reshuffle": "再打乱一次",
     "positional.head": "头",
     "positional.head_option": "头 {h}",
-    "positional.perm": "置换:打乱后第 i 个位置放的是原来第 perm[i] 个位置的标记,perm = [{perm}]。",
+    "positional.perm": "置换:打乱后第 i 个位置放的是原来第 perm[i] 个位置的词元,perm = [{perm}]。",
     "positional.perm_row": "{i} ← {j}:{tok}",
-    "positional.original_position": "原位置 (标记)",
-    "positional.shuffled_position": "打乱后的位置 (标记)",
+    "positional.original_position": "原位置 (词元)",
+    "positional.shuffled_position": "打乱后的位置 (词元)",
     "positional.panel_a": "A:原始顺序",
     "positional.panel_shuffled": "A′:打乱后的句子",
     "positional.panel_pap": "P A Pᵀ:移动了行和列的 A",

@@ -181,6 +181,6 @@ ZH = {
     "scaling.mark_current": "你的 τ = {tau}",
     "scaling.temp_curve": "你的句子上的 softmax(QKᵀ/τ)",
     "scaling.tau_axis": "温度 τ (对数刻度)",
-    "scaling.temp_caption": "曲线是在你的句子上对滑块的每个温度计算出来的;标记分别是未缩放的"
+    "scaling.temp_caption": "曲线是在你的句子上对滑块的每个温度计算出来的;图中的点分别是未缩放的"
     "权重、缩放后的权重和你选择的 τ。",
 }

@@ -176,14 +176,14 @@ EN = {
 
 ZH = {
     "step.title": "逐步计算:一个头,一个查询",
-    "step.intro": "用侧边栏中句子和设置的真实数值,跟随一个头和一个查询标记,从输入 (第 0 个标签页) 出发,走完多头注意力的五个步骤 (第 1 到 5 个标签页)。"
+    "step.intro": "用侧边栏中句子和设置的真实数值,跟随一个头和一个查询词元,从输入 (第 0 个标签页) 出发,走完多头注意力的五个步骤 (第 1 到 5 个标签页)。"
     "把鼠标悬停在任意格子上即可看到精确数值。",
     "step.random_note": "权重是随机的 (种子 {seed}),没有经过训练:数值展示的是计算过程,而不是语义。",
     "step.head": "头 h",
     "step.head_help": "每个头都有自己的投影 $W_Q^h, W_K^h, W_V^h$,并在自己的 d_k = {d_k} 维中计算。",
     "step.head_option": "h = {h}",
-    "step.query": "查询标记 i",
-    "step.query_help": "在各个步骤中被跟踪 (加框) 的那一行对应的标记:它关注哪里,又得到什么。",
+    "step.query": "查询词元 i",
+    "step.query_help": "在各个步骤中被跟踪 (加框) 的那一行对应的词元:它关注哪里,又得到什么。",
     "step.query_option": "{i}: {token}",
     "step.dims": "显示的 d_model 维度",
     "step.dims_help": "d_model = {d_model} 太宽,无法一次画出:带 d_model 轴的图每次显示 {window} 个维度。"
@@ -193,7 +193,7 @@ ZH = {
     "step.window_option": "{start}–{stop}",
     "step.window_note": "裁剪视图:d_model 轴显示第 {start}–{stop} 维 (共 {total} 维)。",
     "step.dk_window_note": "裁剪视图:d_k 轴显示第 {start}–{stop} 维 (共 {total} 维)。",
-    "step.outline_note": "加框部分:在每个“每个标记一行”的矩阵中,是查询 {i} 的那一行;"
+    "step.outline_note": "加框部分:在每个“每个词元一行”的矩阵中,是查询 {i} 的那一行;"
     "在拼接结果和 $W_O$ 中,是头 {h} 的那一块。",
     "step.tab.0": "0 · 输入 X",
     "step.tab.1": "1 · Q、K、V",
@@ -203,16 +203,16 @@ ZH = {
     "step.tab.5": "5 · 输出",
     "step.next": "下一步:{step} →",
     "step.s0.title": "0 · 输入 X",
-    "step.s0.text": "$X$ 的每一行是一个标记:它的词向量 $E$ (随机,有种子) 加上它的位置编码 $PE$。"
+    "step.s0.text": "$X$ 的每一行是一个词元:它的词向量 $E$ (随机,有种子) 加上它的位置编码 $PE$。"
     "所有头都从同一个 $X$ 出发。",
-    "step.s0.text_nope": "$X$ 的每一行是一个标记的词向量 $E$ (随机,有种子)。侧边栏中关闭了位置编码,"
+    "step.s0.text_nope": "$X$ 的每一行是一个词元的词向量 $E$ (随机,有种子)。侧边栏中关闭了位置编码,"
     "所以 $X = E$。所有头都从同一个 $X$ 出发。",
     "step.s0.shapes": "形状:$X$ 为 $T \\times d_{{model}}$ = {T} × {C}。",
     "step.s0.parts": "两个组成部分:E 与 PE",
     "step.s1.title": "1 · 查询、键和值的线性投影",
     "step.s1.text": "对于每个头,模型应用不同的线性投影,得到它的查询、键和值。"
     "这些投影在训练过程中被学习,允许每个头关注输入序列的不同方面。",
-    "step.s1.convention": "许多教材写作 $Q_h = W_Q^h \\cdot Q$ (列向量)。这里每一行是一个标记,"
+    "step.s1.convention": "许多教材写作 $Q_h = W_Q^h \\cdot Q$ (列向量)。这里每一行是一个词元,"
     "所以同一个乘积写作 $Q_h = X W_Q^h$:$W_Q^h$ 是 $W_Q$ 中属于头 {h} 的第 {start}–{stop} 列。",
     "step.s1.shapes": "形状:$X$ ({T} × {C}) · $W_Q^h$ ({C} × {d_k}) → $Q_h$ ({T} × {d_k});"
     "$K_h$ 和 $V_h$ 同理。",
@@ -271,7 +271,7 @@ ZH = {
     "step.s5.text": "拼接后的输出通过一个最终的线性变换 $W_O$,合并不同头的结果,生成一个单一的表示。"
     "$W_O$ 中加框的行与头 {h} 的那一块相乘:每个输出维度都混合了所有头。",
     "step.s5.convention": "许多教材写作 $W_O \\cdot \\text{{MultiHeadOutput}}$ (列向量);"
-    "每个标记一行时写作 $\\text{{MultiHeadOutput}}\\, W_O + b_O$。",
+    "每个词元一行时写作 $\\text{{MultiHeadOutput}}\\, W_O + b_O$。",
     "step.s5.shapes": "形状:MultiHeadOutput ({T} × {C}) · $W_O$ ({C} × {C}) → FinalOutput ({T} × {C})。",
     "step.s5.done": "FinalOutput 正是该层返回的结果;测试用这些部分把它重新组合出来。",
     "step.fig.x": "X ({T} × {C})",
@@ -293,7 +293,7 @@ ZH = {
     "step.fig.concat": "MultiHeadOutput = 拼接 ({T} × {C})",
     "step.fig.w_o": "W_O ({C} × {C})",
     "step.fig.output": "FinalOutput ({T} × {C})",
-    "step.axis.token": "标记",
+    "step.axis.token": "词元",
     "step.axis.query": "查询",
     "step.axis.key": "键",
     "step.axis.dim": "维度",

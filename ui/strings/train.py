@@ -151,7 +151,7 @@ ZH = {
     "train.task_desc.copy": "**复制**:`c a b b a g e` → `c a b b a g e`。每个输出符号是相同"
     "位置上的输入符号。",
     "train.d_model": "d_model",
-    "train.d_model_help": "模型中每个标记向量的宽度。",
+    "train.d_model_help": "模型中每个词元向量的宽度。",
     "train.n_heads": "头数 h (d_model 的因数)",
     "train.n_heads_help": "每个头在 d_k = d_model / h 维中工作:只提供 d_model 的因数。",
     "train.n_layers": "层数",
@@ -186,7 +186,7 @@ ZH = {
     "train.fig.live": "目前为止的损失和准确率",
     "train.axis.step": "步",
     "train.axis.loss": "损失 (交叉熵)",
-    "train.axis.token_acc": "标记准确率",
+    "train.axis.token_acc": "词元准确率",
     "train.axis.exact_acc": "整句准确率",
     "train.axis.accuracy": "准确率",
     "train.curves_note": "在每一步的训练批次上使用教师强制(解码器读入正确的前一个符号)测得;"
