@@ -168,17 +168,23 @@ EN = {
     "token means run from {t_lo} to {t_hi}.",
     "encoder_decoder.norm.constant": "A feature or token whose values are all equal has nothing "
     "to normalise: its output is 0 and its standard deviation 0.",
-    "encoder_decoder.norm.why": "BatchNorm's numbers for a token depend on the other sentences "
-    "in the batch (change sentence 2 and watch them move); LayerNorm's do not, and work the same "
-    "for one sentence at inference. That is why Transformers use LayerNorm.",
+    "encoder_decoder.norm.why": "In training, BatchNorm's numbers for a token depend on the "
+    "other sentences in the batch (change sentence 2 and watch them move); LayerNorm's do not. "
+    "BatchNorm also evaluates with running statistics that differ from the batch statistics it "
+    "trained with, mixes sentences of different lengths and their padding into its statistics, "
+    "and gets noisy statistics from small batches (Shen et al. 2020, §3). LayerNorm computes "
+    "the same thing in training and at inference (Ba et al. 2016, §1): that is why "
+    "Transformers use it.",
     # dropout
     "encoder_decoder.drop.text": "Dropout in training mode sets each attention weight to 0 with "
     "probability p and scales the kept ones by $1/(1-p)$, so that every weight keeps its "
     "expected value. In eval mode (inference) it does nothing. Shown: one head of the encoder's "
     "self-attention; the model above runs in eval mode.",
     "encoder_decoder.drop.p": "Dropout probability p",
-    "encoder_decoder.drop.p_help": "The paper uses p = 0.1 (on the attention weights, the "
-    "residual branches and the embeddings).",
+    "encoder_decoder.drop.p_help": "Vaswani et al. 2017 (§5.4) use p = 0.1 on each sub-layer's "
+    "output, before the residual add, and on the sums of the embeddings and positional "
+    "encodings. Dropout on the attention weights, shown here, comes from implementations "
+    "(tensor2tensor, PyTorch), not the paper.",
     "encoder_decoder.drop.resample": "Draw a new dropout mask",
     "encoder_decoder.drop.fig_eval": "Eval mode: the weights as they are",
     "encoder_decoder.drop.fig_train": "Training mode, p = {p}",
@@ -339,13 +345,18 @@ ZH = {
     "行没有被归一化:词元均值从 {t_lo} 到 {t_hi}。",
     "encoder_decoder.norm.constant": "所有值都相等的特征或词元没有可归一化的内容:它的输出为 0,标准差"
     "为 0。",
-    "encoder_decoder.norm.why": "BatchNorm 给一个词元的数值取决于批次中的其他句子 (改变句子 2,看它们"
-    "变化);LayerNorm 不会,推理时只有一个句子也照样工作。这就是 Transformer 使用 LayerNorm 的原因。",
+    "encoder_decoder.norm.why": "训练时,BatchNorm 给一个词元的数值取决于批次中的其他句子 (改变"
+    "句子 2,看它们变化);LayerNorm 不会。BatchNorm 评估时用的是运行统计量,与训练时的批次统计量不"
+    "同;它把长度不同的句子及其填充混进统计量;批次小时统计量噪声大 (Shen 等 2020,§3)。"
+    "LayerNorm 在训练和推理时做完全相同的计算 (Ba 等 2016,§1):这就是 Transformer 使用它的原因"
+    "。",
     "encoder_decoder.drop.text": "训练模式下的 dropout 以概率 p 把每个注意力权重置为 0,并把保留的"
     "权重乘以 $1/(1-p)$,使每个权重的期望值不变。在评估模式 (推理) 下它什么也不做。显示:编码器自注意力"
     "的一个头;上方的模型运行在评估模式。",
     "encoder_decoder.drop.p": "Dropout 概率 p",
-    "encoder_decoder.drop.p_help": "原论文使用 p = 0.1 (作用于注意力权重、残差分支和词向量)。",
+    "encoder_decoder.drop.p_help": "Vaswani 等 2017 (§5.4) 使用 p = 0.1,作用于每个子层的输出 ("
+    "在残差相加之前),以及词向量与位置编码之和。这里演示的作用于注意力权重的 dropout 来自实现 "
+    "(tensor2tensor、PyTorch),而不是论文。",
     "encoder_decoder.drop.resample": "重新抽取 dropout 掩码",
     "encoder_decoder.drop.fig_eval": "评估模式:权重保持不变",
     "encoder_decoder.drop.fig_train": "训练模式,p = {p}",

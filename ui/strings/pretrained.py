@@ -29,8 +29,10 @@ EN = {
     "pretrained.enlarged_cropped": "Showing the first {shown} of {n} tokens.",
     "pretrained.stats": "Statistics of the heads of layer {layer}",
     "pretrained.rehead": "Re-head layer {layer}",
-    "pretrained.rehead_intro": "The same trained projections W_Q, W_K, W_V, W_O, split into a different number "
-    "of heads: each head then has d_k = 384 / h dimensions. With h = 12 this is the layer itself.",
+    "pretrained.rehead_intro": "The same trained projections W_Q, W_K, W_V, W_O, split into a "
+    "different number of heads: each head then has d_k = 384 / h dimensions, and its scores "
+    "are divided by √(384 / h) instead of √32, so part of the change in entropy is this change "
+    "of temperature. With h = 12 this is the layer itself.",
     "pretrained.rehead_heads": "Heads h for this layer (divisors of 384)",
     "pretrained.rehead_result": "h = {h}, d_k = {d_k}: mean entropy {entropy:.3f} nats (12 heads: {entropy12:.3f}); "
     "the layer's attention output changes by {change:.1%} (relative norm).",
@@ -67,8 +69,9 @@ ZH = {
     "pretrained.enlarged_cropped": "显示 {n} 个词元中的前 {shown} 个。",
     "pretrained.stats": "第 {layer} 层各个头的统计",
     "pretrained.rehead": "重新划分第 {layer} 层的头",
-    "pretrained.rehead_intro": "同样训练好的投影 W_Q、W_K、W_V、W_O,划分成不同数量的头:每个头有 d_k = 384 / h 维。"
-    "h = 12 时就是这一层本身。",
+    "pretrained.rehead_intro": "同样训练好的投影 W_Q、W_K、W_V、W_O,划分成不同数量的头:每个头有"
+    " d_k = 384 / h 维,得分除以 √(384 / h) 而不是 √32,所以熵的变化有一部分来自这个温度的变化"
+    "。h = 12 时就是这一层本身。",
     "pretrained.rehead_heads": "这一层的头数 h (384 的因数)",
     "pretrained.rehead_result": "h = {h},d_k = {d_k}:平均熵 {entropy:.3f} 奈特 (12 个头时:{entropy12:.3f});"
     "这一层注意力的输出变化了 {change:.1%} (相对范数)。",

@@ -74,9 +74,9 @@ EN = {
     "reading.norms.layers_title": "Per layer: the share on [CLS], [SEP] and punctuation",
     "reading.norms.layers_what": "Mean over the layer's heads and over the query tokens, for this "
     "sentence. The dashed line marks one half.",
-    "reading.norms.layer_numbers": "Layer {layer}: [SEP] gets {w_sep:.1%} of the weights but "
-    "{n_sep:.1%} of the norms; [CLS] {w_cls:.1%} against {n_cls:.1%}; punctuation {w_punct:.1%} "
-    "against {n_punct:.1%}.",
+    "reading.norms.layer_numbers": "Layer {layer}, share of the weights against share of the "
+    "norms: [SEP] {w_sep:.1%} against {n_sep:.1%}; [CLS] {w_cls:.1%} against {n_cls:.1%}; "
+    "punctuation {w_punct:.1%} against {n_punct:.1%}.",
     "reading.measure.weights": "attention weights",
     "reading.measure.norms": "value-weighted norms",
     "reading.half": "one half",
@@ -94,8 +94,10 @@ EN = {
     "token. It assumes information mixes only through attention, linearly and equally across "
     "heads: an estimate, not a measurement of what the model uses.",
     "reading.rollout.residual": "Count the residual connection (0.5·A + 0.5·I)",
-    "reading.rollout.residual_help": "Without it, rollout multiplies the raw attention matrices "
-    "and tends to spread evenly after a few layers.",
+    "reading.rollout.residual_help": "Without it, rollout multiplies the raw attention "
+    "matrices. A product of row-stochastic matrices tends to give every row the same "
+    "distribution after a few layers (not a uniform one: on MiniLM about half of every row "
+    "goes to [CLS]).",
     "reading.rollout.fig": "Rollout through {span}",
     "reading.rollout.span": "layers 0 to {layer}",
     "reading.rollout.span_one": "layer 0 alone",
@@ -168,10 +170,12 @@ EN = {
     "reading.corpus.col.finding": "Clark et al. (2019), BERT-base",
     "reading.corpus.col.where": "where in the paper",
     "reading.corpus.col.minilm": "MiniLM here (weights | value norms)",
-    "reading.corpus.note": "MiniLM is a 6-layer model distilled from a larger one (12 heads of 32 "
-    "dimensions per layer), and the paper averaged 1000 Wikipedia segments of up to 128 tokens "
-    "in the form [CLS] A [SEP] B [SEP]: the numbers differ, and only the kinds of pattern "
-    "compare. The paper counts layers from 1, this page from 0.",
+    "reading.corpus.note": "all-MiniLM-L6-v2 is a 6-layer model distilled from a larger one "
+    "(12 heads of 32 dimensions per layer) and then fine-tuned contrastively on sentence "
+    "pairs, while the paper's BERT-base was trained by masked language modelling; the paper "
+    "averaged 1000 Wikipedia segments of up to 128 tokens in the form [CLS] A [SEP] B [SEP]. "
+    "The numbers differ, and only the kinds of pattern compare. The paper counts layers from "
+    "1, this page from 0.",
     "reading.corpus.cite": "Reference: {citation}",
     "reading.minilm.sep_layers": "largest per-layer [SEP] share: layer {lw}, {w:.1%} | layer {ln}, "
     "{n:.1%}. MiniLM parks on [CLS] instead: layer {cw}, {cwv:.1%} | layer {cn}, {cnv:.1%}",
@@ -249,8 +253,8 @@ ZH = {
     "reading.norms.norms_fig": "值加权范数 (占该行的比例)",
     "reading.norms.layers_title": "每一层:落在 [CLS]、[SEP] 和标点上的比例",
     "reading.norms.layers_what": "对这一层的所有头和所有查询词元取平均,针对这个句子。虚线表示一半。",
-    "reading.norms.layer_numbers": "第 {layer} 层:[SEP] 得到 {w_sep:.1%} 的权重,但只占 {n_sep:.1%} "
-    "的范数;[CLS] 为 {w_cls:.1%} 对 {n_cls:.1%};标点为 {w_punct:.1%} 对 {n_punct:.1%}。",
+    "reading.norms.layer_numbers": "第 {layer} 层,权重占比对范数占比:[SEP] 为 {w_sep:.1%} 对 "
+    "{n_sep:.1%};[CLS] 为 {w_cls:.1%} 对 {n_cls:.1%};标点为 {w_punct:.1%} 对 {n_punct:.1%}。",
     "reading.measure.weights": "注意力权重",
     "reading.measure.norms": "值加权范数",
     "reading.half": "一半",
@@ -266,7 +270,9 @@ ZH = {
     "层之后词元 i 有多少可以追溯到每个输入词元。它假设信息只通过注意力、以线性方式、在各个头之间平均地混合:"
     "这是一个估计,而不是对模型实际使用了什么的测量。",
     "reading.rollout.residual": "计入残差连接 (0.5·A + 0.5·I)",
-    "reading.rollout.residual_help": "不计入时,rollout 直接把原始注意力矩阵相乘,几层之后往往会变得很均匀。",
+    "reading.rollout.residual_help": "不计入时,rollout 直接把原始注意力矩阵相乘。行随机矩阵的乘"
+    "积几层之后往往使每一行都变成同一个分布(而不是均匀分布:在 MiniLM 上,每一行大约一半的权重落"
+    "在 [CLS] 上)。",
     "reading.rollout.fig": "经过{span}的 rollout",
     "reading.rollout.span": "第 0 层到第 {layer} 层",
     "reading.rollout.span_one": "仅第 0 层",
@@ -326,9 +332,10 @@ ZH = {
     "reading.corpus.col.finding": "Clark 等 (2019),BERT-base",
     "reading.corpus.col.where": "论文中的位置",
     "reading.corpus.col.minilm": "这里的 MiniLM (权重 | 值加权范数)",
-    "reading.corpus.note": "MiniLM 是从更大的模型蒸馏出来的 6 层模型 (每层 12 个头,每个头 32 维),"
-    "而论文平均的是 1000 个最长 128 个词元、形式为 [CLS] A [SEP] B [SEP] 的维基百科片段:"
-    "数字会不同,能比较的只是模式的种类。论文的层从 1 开始编号,本页从 0 开始。",
+    "reading.corpus.note": "all-MiniLM-L6-v2 是从更大的模型蒸馏出来的 6 层模型 (每层 12 个头,每"
+    "个头 32 维),之后又在句子对上做了对比学习微调;而论文中的 BERT-base 是用掩码语言建模训练的;"
+    "论文平均的是 1000 个最长 128 个词元、形式为 [CLS] A [SEP] B [SEP] 的维基百科片段。数字会不"
+    "同,能比较的只是模式的种类。论文的层从 1 开始编号,本页从 0 开始。",
     "reading.corpus.cite": "参考文献:{citation}",
     "reading.minilm.sep_layers": "每层 [SEP] 占比的最大值:第 {lw} 层,{w:.1%} | 第 {ln} 层,{n:.1%}。"
     "MiniLM 转而停靠在 [CLS] 上:第 {cw} 层,{cwv:.1%} | 第 {cn} 层,{cnv:.1%}",
