@@ -2,9 +2,11 @@
 
 import streamlit as st
 
+from mha_core.layer.positional import wavelengths as positional_wavelengths
 from ui import controls, widgets
 from ui.compute import positional as compute
 from ui.i18n import t
+from ui.numbers import num
 from ui.page import open_page, set_defaults, url_state
 from ui.sections import positional as sections
 from ui.sections.positional import (
@@ -72,7 +74,8 @@ st.latex(
     r"PE_{(pos,\,2i)} = \sin\!\left(\frac{pos}{10000^{2i/d_{model}}}\right), \qquad "
     r"PE_{(pos,\,2i+1)} = \cos\!\left(\frac{pos}{10000^{2i/d_{model}}}\right)"
 )
-st.markdown(t("positional.symbols"))
+_longest = float(positional_wavelengths(ss[K_D_MODEL])[-1])  # 2 pi 10000^((d - 2)/d)
+st.markdown(t("positional.symbols", d=ss[K_D_MODEL], longest=num(_longest, 3)))
 
 # the choices that depend on the heads stay valid while their tab is closed too (a stale one
 # would stay in the URL and change when the tab opens)
@@ -97,7 +100,13 @@ def encoding() -> None:
         t("positional.n_positions"), *POSITIONS_RANGE, key=K_N_POSITIONS, where=c2
     )
     table = compute.positional_table(n_pos, d_model)
-    st.info(t("positional.range", lo=table.value_min, hi=table.value_max, n=n_pos, d=d_model))
+    pe_norm, e_norm = compute.encoding_norms(n_pos, d_model)
+    st.info(
+        t(
+            "positional.range", lo=table.value_min, hi=table.value_max, n=n_pos, d=d_model,
+            pe=num(pe_norm, 3), e=num(e_norm, 3), ratio=num(pe_norm / e_norm, 2),
+        )
+    )  # fmt: skip
     sections.curves(table, n_pos, d_model)
     sections.table(table, n_pos, d_model)
     sections.wavelengths(table, n_pos, d_model)

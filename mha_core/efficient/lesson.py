@@ -130,8 +130,11 @@ def masked_heads(
     T = q.shape[2]
     mask = attention_mask(T, window=window, n_sinks=n_sinks, global_tokens=global_tokens)
     res = grouped_query_attention(q, k, v, mask=mask)
+    special = sorted({*range(min(n_sinks, T)), *global_tokens})
     return MaskedHeads(
-        mask=mask.numpy(), weights=res.weights[0].numpy(), field=receptive_field(mask, n_layers)
+        mask=mask.numpy(),
+        weights=res.weights[0].numpy(),
+        field=receptive_field(mask, n_layers, special),
     )
 
 

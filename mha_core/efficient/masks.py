@@ -5,12 +5,15 @@ All masks are (T, T) bool, True where query i may attend to key j (as in
 - sliding window of w tokens (Longformer; Mistral 7B): i sees j for i - w < j <= i;
 - attention sinks (Xiao et al. 2023, StreamingLLM: keep the first 4 tokens): the first k
   tokens stay visible to every query beside the window;
-- global tokens (Longformer, BigBird): a global token sees every token, every token sees it.
+- global tokens (Longformer, BigBird): a global token sees every token, every token sees it;
+  under the causal rule, every earlier token, and every later token sees it.
 
 Receptive field: stacking layers composes the masks. Token i at layer L holds information from
 token j if a chain i -> ... -> j of allowed steps exists: the boolean product M^L. A window of w
 tokens reaches L (w - 1) tokens back after L layers (Jiang et al. 2023: with w = 4,096 and 32
-layers Mistral 7B "can attend to about 131K tokens").
+layers Mistral 7B "can attend to about 131K tokens"). Under the causal rule a sink sees only the
+sinks, so it adds itself to every reach and relays nothing else; a global token relays the
+tokens before it, one layer later.
 """
 
 from __future__ import annotations
@@ -64,6 +67,7 @@ def attention_mask(
     g = torch.zeros(t, dtype=torch.bool)
     g[list(global_tokens)] = True
     allowed |= g[None, :] | g[:, None]  # global tokens see and are seen by every token
+    # (causal below: every earlier token, and every later one)
     if causal:
         allowed &= torch.ones(t, t, dtype=torch.bool).tril()
     return allowed
@@ -73,15 +77,20 @@ class ReceptiveField(NamedTuple):
     """Which tokens can reach which, layer after layer."""
 
     reach: torch.Tensor  # (L, T, T) bool: after layer l+1, query i holds information from j
-    farthest_back: tuple[int, ...]  # (L,) max over queries of i - (earliest j it reaches)
+    # (L,) max over queries of i - (earliest j it reaches), j not one of the `special` tokens
+    farthest_back: tuple[int, ...]
     visible: tuple[int, ...]  # (L,) how many tokens the last query reaches
 
 
-def receptive_field(mask: torch.Tensor, n_layers: int) -> ReceptiveField:
+def receptive_field(
+    mask: torch.Tensor, n_layers: int, special: Sequence[int] = ()
+) -> ReceptiveField:
     """Compose a (T, T) mask over n_layers: reach_1 = M, reach_l = reach_(l-1) M (boolean).
 
     Each layer's mask must let a token see itself (the residual stream carries it along), so
-    that what a token reached stays reached.
+    that what a token reached stays reached. `special` (sinks, global tokens): every query may
+    see them directly, so "farthest back" counts the other tokens only; what such a token
+    relays from the tokens it sees is counted, as any other chain.
     """
     if mask.dim() != 2 or mask.shape[0] != mask.shape[1] or mask.dtype != torch.bool:
         raise ValueError("mask must be a square (T, T) bool tensor")
@@ -94,10 +103,13 @@ def receptive_field(mask: torch.Tensor, n_layers: int) -> ReceptiveField:
         reach.append((reach[-1].float() @ m) > 0)  # (T, T) one more hop
     stack = torch.stack(reach)  # (L, T, T)
     pos = torch.arange(T)
+    ordinary = torch.ones(T, dtype=torch.bool)
+    ordinary[list(special)] = False
     back = []
     for r in reach:
+        r = r & ordinary[None, :]
         earliest = torch.where(r, pos[None, :], T).min(dim=1).values  # (T,) first j reached
-        back.append(int((pos - earliest).max()) if T else 0)
+        back.append(int((pos - earliest).clamp(min=0).max()) if T else 0)  # T: none reached
     visible = tuple(int(r[-1].sum()) if T else 0 for r in reach)
     return ReceptiveField(reach=stack, farthest_back=tuple(back), visible=visible)
 

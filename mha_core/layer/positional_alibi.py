@@ -2,8 +2,9 @@
 
 No positional encoding is added to the embeddings; instead each head h adds
 -slope_h * (i - j) to the score of query i on key j: the farther back a key, the lower its
-score, at a rate that differs per head. Press et al. report that a model trained on 1,024
-tokens with ALiBi matches the perplexity of a sinusoidal model trained on 2,048 tokens.
+score, at a rate that differs per head. Press et al. (abstract) report that a 1.3B model
+trained on 1,024 tokens with ALiBi, evaluated on 2,048, matches the perplexity of a sinusoidal
+model trained on 2,048 tokens, and trains 11% faster.
 """
 
 from __future__ import annotations

@@ -1,4 +1,6 @@
-"""Rotary position embedding (RoPE; Su et al. 2021), rotate-half convention of LLaMA / GPT-NeoX.
+"""Rotary position embedding (RoPE; Su et al. 2021), the rotate-half layout of GPT-NeoX and
+Hugging Face (Meta's LLaMA code pairs adjacent dimensions 2i, 2i + 1; Hugging Face permutes
+W_Q and W_K when it converts those weights, so the scores are the same).
 
 Dimension i of a head is paired with dimension i + hs/2; pair i turns by the angle
 pos * w_i with w_i = 1 / base^(2i/hs). A query at position m and a key at position n then meet

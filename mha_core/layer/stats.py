@@ -43,12 +43,16 @@ def _row_mean(values: np.ndarray, valid: np.ndarray) -> np.ndarray:
 class HeadStats:
     """One value per head, each a mean over the query rows that attend somewhere."""
 
-    entropy: np.ndarray  # (nh,) nats; 0 = one key only, log(Tk) = uniform
+    entropy: np.ndarray  # (nh,) nats; 0 = one key only, uniform_entropy = uniform
     max_weight: np.ndarray  # (nh,) the largest weight in a row
     mean_distance: np.ndarray  # (nh,) sum_j w_ij |i - j|, in tokens (short vs long range)
     self_share: np.ndarray  # (nh,) w_ii
     prev_share: np.ndarray  # (nh,) w_i,i-1 (rows i >= 1)
     first_share: np.ndarray  # (nh,) w_i,0
+    # (nh,) the entropy of a head that spreads each row evenly over the keys the mask lets it
+    # see: the mean of ln(visible keys) over the same rows (ln Tk without a mask; under a causal
+    # mask row i sees i + 1 keys). Not a column of the table: it describes the mask, not the head.
+    uniform_entropy: np.ndarray
 
     @property
     def n_heads(self) -> int:
@@ -65,14 +69,24 @@ class HeadStats:
         }
 
 
-def head_stats(weights) -> HeadStats:
-    """Statistics of every head of a self-attention pattern (nh, T, T)."""
+def head_stats(weights, allowed=None) -> HeadStats:
+    """Statistics of every head of a self-attention pattern (nh, T, T).
+
+    `allowed`: the mask the weights were computed under, bool broadcastable to (nh, T, T), True
+    where a query may attend to a key (None: every key). It sets the uniform reference.
+    """
     w = _as_numpy(weights)  # (nh, T, T)
     nh, t_q, t_k = w.shape
     if t_q != t_k:
         raise ValueError("head statistics need self-attention (a square pattern)")
     T = t_q
     valid = w.sum(axis=-1) > 0.5  # (nh, T) rows that attend somewhere
+    if allowed is None:
+        n_visible = np.full((nh, T), float(T))
+    else:
+        a = allowed.detach().cpu().numpy() if hasattr(allowed, "detach") else np.asarray(allowed)
+        n_visible = np.broadcast_to(a.astype(bool), w.shape).sum(axis=-1).astype(np.float64)
+    uniform = np.log(np.maximum(n_visible, 1.0))  # (nh, T) ln(visible keys); 0 for one key
     ent = row_entropy(w)  # (nh, T)
     pos = np.arange(T)
     dist = np.abs(pos[:, None] - pos[None, :])  # (T, T)
@@ -86,6 +100,7 @@ def head_stats(weights) -> HeadStats:
         self_share=_row_mean(diag, valid),
         prev_share=_row_mean(prev, valid[:, 1:]) if T > 1 else np.full(nh, np.nan),
         first_share=_row_mean(w[:, :, 0], valid),
+        uniform_entropy=_row_mean(uniform, valid),
     )
 
 
@@ -117,18 +132,17 @@ def head_similarity(weights) -> np.ndarray:
     return np.clip(sim, 0.0, 1.0)
 
 
-def head_kinds(
-    stats: HeadStats, n_keys: int, *, share: float = 0.5, broad: float = 0.9
-) -> list[str]:
+def head_kinds(stats: HeadStats, *, share: float = 0.5, broad: float = 0.9) -> list[str]:
     """A one-word reading of each head: "self", "prev", "first", "broad" or "mixed".
 
     A head is "self"/"prev"/"first" when on average at least `share` of a row's weight goes
-    there (largest wins); "broad" when its entropy is at least `broad` x ln(n_keys), the
-    entropy of a uniform row; otherwise "mixed".
+    there (largest wins); "broad" when its entropy is at least `broad` x the entropy of a head
+    uniform over the keys each row may see (`stats.uniform_entropy`, which follows the mask);
+    otherwise "mixed".
     """
     kinds = []
-    max_ent = np.log(n_keys) if n_keys > 1 else 0.0
     for h in range(stats.n_heads):
+        max_ent = stats.uniform_entropy[h]
         shares = {
             "self": stats.self_share[h],
             "prev": stats.prev_share[h],
@@ -138,7 +152,7 @@ def head_kinds(
         best = max(shares, key=shares.get) if shares else None
         if best is not None and shares[best] >= share:
             kinds.append(best)
-        elif max_ent > 0 and stats.entropy[h] >= broad * max_ent:
+        elif np.isfinite(max_ent) and max_ent > 0 and stats.entropy[h] >= broad * max_ent:
             kinds.append("broad")
         else:
             kinds.append("mixed")

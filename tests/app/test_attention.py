@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import math
 
 import numpy as np
 import plotly.graph_objects as go
@@ -252,6 +253,16 @@ def test_statistics_table_and_similarity():
     s = plotly_array(sim["z"])
     assert s.shape == (4, 4) and np.allclose(np.diag(s), 1.0, atol=1e-6)
     np.testing.assert_allclose(s, s.T, atol=1e-6)
+
+
+@pytest.mark.parametrize(("mask", "uniform"), [("none", math.log(5)), ("causal", None)])
+def test_statistics_caption_states_the_uniform_entropy_of_the_mask(mask, uniform):
+    """The uniform reference follows the mask: ln 5 without one, mean_i ln(i + 1) under the
+    causal mask (row i sees i + 1 keys), not ln T."""
+    at = _open(run_app(**shared(text="the cat saw the dog", mask=mask)), "stats")
+    uniform = np.mean(np.log(np.arange(1, 6))) if uniform is None else uniform
+    caption = next(c.value for c in at.caption if "nats" in c.value)
+    assert f"{uniform:.3f} = uniform" in caption
 
 
 def test_downloads_present():

@@ -89,6 +89,12 @@ def test_default_page_shows_every_part_with_the_numbers_computed_here():
     table = at.dataframe[0].value
     assert list(table["model"]) == ["GPT-2 small", "Llama-2-7B", "Llama-3-8B", "Mistral-7B"]
     assert all("20" in source for source in table["source"])  # every row cites a dated source
+    # the caption's comparison is per token, and states both caches at their contexts
+    assert (
+        "Llama 3 8B: 128 KiB a token in bfloat16, 1 GiB at 8,192 tokens; Llama 2 7B, with as many "
+        "key/value heads as query heads, needs 4 times as much a token (512 KiB; 2 GiB at its "
+        "4,096-token context)" in text
+    )
     q, k, v = _qkv()
     plain = F.scaled_dot_product_attention(q, k, v)
     flash_fig = figure(_run(**_view("flash")), "efficient.partial_fig")
@@ -174,7 +180,17 @@ def test_mask_controls_and_receptive_field():
     ref = _mask_reference(7, 2, 1, {3}).astype(int)
     reach = np.linalg.matrix_power(ref, 3) > 0
     np.testing.assert_array_equal(_z(figure(at, "efficient.reach_fig")).astype(bool), reach)
-    assert "through them" in page_text(at)
+    # farthest back, the sink (0) and the global token (3) aside, layer by layer
+    farthest = []
+    for n in (1, 2, 3):
+        r = np.linalg.matrix_power(ref, n) > 0
+        r[:, [0, 3]] = False
+        farthest.append(max(i - min(np.flatnonzero(r[i]), default=i) for i in range(7)))
+    curve = figure(at, "efficient.reach_curve")["data"]
+    np.testing.assert_array_equal(plotly_array(curve[0]["y"]), farthest)
+    text = page_text(at)
+    assert f"holds information from {int(reach[-1].sum())} of the 7 tokens" in text
+    assert f"is {farthest[-1]} tokens back" in text and "relays nothing else" in text
 
 
 def test_window_alone_agrees_with_the_closed_form():

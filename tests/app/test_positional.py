@@ -12,6 +12,7 @@ import torch
 
 from mha_core import AttentionConfig, build_attention, run_attention, word_tokenize
 from mha_core.layer import positional
+from mha_core.layer.embed import token_embedding
 from mha_core.lessons import permutation as pm
 from tests.helpers.app import figure, figures_by_key, page_text, plotly_array, rerun, run_app
 from ui.numbers import num
@@ -58,6 +59,15 @@ def test_pe_default_page_shows_every_part():
     table = positional.positional_table(64, 64)
     assert f"the smallest is {table.value_min:.6f}, the largest {table.value_max:.6f}" in text
     assert f"at most {num(table.offset_spread)}" in text
+    # the longest wavelength is the last pair's 2 pi 10000^((d - 2)/d), not 2 pi 10000
+    longest = 2 * np.pi * 10000 ** (62 / 64)
+    assert f"{num(longest, 3)} positions for d_model = 64" in text and "47,117" in text
+    # ||PE|| against ||E||, measured: the embeddings are standardised, ||E|| = sqrt(d)
+    pe_norm = np.linalg.norm(table.pe, axis=1).mean()
+    e_norm = float(torch.linalg.vector_norm(token_embedding("the", 64)))
+    assert pe_norm == pytest.approx(np.sqrt(32)) and e_norm == pytest.approx(8.0)
+    assert f"‖PE‖ = {num(pe_norm, 3)}" in text and f"‖E‖ = {num(e_norm, 3)}" in text
+    assert "‖PE‖ ≈ 0.71 ‖E‖" in text
     text = page_text(run_app(PE, **SENTENCE))
     assert "Only permuted" in text and "The pattern changed" in text
     heat = plotly_array(figure(at, "positional.heatmap_fig")["data"][0]["z"])
@@ -83,6 +93,7 @@ def test_pe_sliders_resize_every_table():
     left, right = figure(at, "positional.layouts_fig")["data"]
     np.testing.assert_allclose(plotly_array(right["z"]), table.concatenated.astype(np.float32))
     assert "permutation of the 16 dimensions" in page_text(at)
+    assert "19,869 positions for d_model = 16" in page_text(at)  # 2 pi 10000^(14/16)
     assert "[0, 8, 1, 9, 2, 10, 3, 11, 4, 12, 5, 13…]" in page_text(at)
     # the curves' dimensions were 0..63; the ones beyond 15 are gone, the rest kept
     assert all(d < 16 for d in at.session_state["positional.dims"])

@@ -48,6 +48,9 @@ def test_scaling_default_page_states_numbers_computed_from_the_core():
     at = run_app(SCALING, **SAT)
     text = page_text(at)
     assert f"mean max weight **{curves.max_weight[0, -1]:.3f}**" in text
+    # the ratio compares softmax-Jacobian norms (not parameter gradients)
+    ratio = num(curves.jacobian[1, -1] / curves.jacobian[0, -1])
+    assert f"‖J‖ ratio, scaled to unscaled: {ratio}×" in text
     sat = figure(at, "scaling.sat_fig")["data"]
     np.testing.assert_allclose(plotly_array(sat[0]["y"]), curves.max_weight[0])
     np.testing.assert_allclose(plotly_array(sat[4]["y"]), curves.entropy[1])

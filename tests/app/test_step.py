@@ -290,7 +290,8 @@ def test_additive_scoring_shows_its_own_formula():
     assert steps.headers[2] == EN["step.s2.title_additive"]
     assert any(r"v_h^\top \tanh" in v for v in steps.latex)
     assert not any(r"\sqrt{16}" in v for v in steps.latex)  # 1/sqrt(d_k) does not apply
-    assert any("does not apply to additive scores" in i for i in steps.infos)
+    assert any("is not applied to additive scores" in i for i in steps.infos)
+    assert any("initialisation of $v_h$" in i for i in steps.infos)  # what keeps it O(1)
     figs = steps.figs
     assert {"step.fig.additive_q", "step.fig.additive_k", "step.fig.additive_v"} <= set(figs)
     assert "step.fig.features" in figs and "step.fig.scaled" not in figs

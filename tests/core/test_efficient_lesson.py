@@ -59,7 +59,9 @@ def test_cache_run_and_masked_heads():
         ((tr.q @ tr.k.transpose(-2, -1)) / 8**0.5).masked_fill(~mask, float("-inf")), -1
     )
     np.testing.assert_allclose(m.weights, ref[0].numpy(), rtol=1e-5, atol=1e-6)
-    assert m.field.farthest_back == (7, 7)  # the sink carries token 0 to every token
+    # the sink reaches every token but relays nothing: the window's L(w - 1), sinks aside
+    assert m.field.farthest_back == (1, 2)
+    assert m.field.reach[:, :, 0].all()
 
 
 @pytest.mark.parametrize("causal", [False, True])

@@ -60,7 +60,27 @@ def test_receptive_field_is_capped_by_the_sentence():
 def test_a_sink_lets_the_first_token_reach_everyone_in_one_layer():
     rf = receptive_field(attention_mask(20, window=2, n_sinks=1), 1)
     assert rf.reach[0, :, 0].all()
-    assert rf.farthest_back == (19,)
+    assert rf.farthest_back == (19,)  # counting the sink itself
+
+
+def test_a_sink_relays_nothing_under_the_causal_mask():
+    """Window 3, one sink: token 19 reaches {0, 15..19} after 2 layers. The sink sees only
+    itself, so apart from it the reach is the window's L(w - 1), not 19."""
+    rf = receptive_field(attention_mask(20, window=3, n_sinks=1), 2, special=[0])
+    assert rf.reach[1, 19].nonzero().flatten().tolist() == [0, 15, 16, 17, 18, 19]
+    assert rf.farthest_back == (2, 4) == tuple(window_reach(3, n) for n in (1, 2))
+    assert rf.visible == (4, 6)
+
+
+def test_a_global_token_relays_the_tokens_before_it_one_layer_later():
+    rf = receptive_field(attention_mask(20, window=3, global_tokens=[10]), 2, special=[10])
+    assert rf.reach[0, 10].nonzero().flatten().tolist() == list(range(11))  # sees 0..10
+    assert rf.reach[0, 19].nonzero().flatten().tolist() == [10, 17, 18, 19]
+    assert rf.reach[1, 19].nonzero().flatten().tolist() == [*range(11), 15, 16, 17, 18, 19]
+    # layer 1: the global token itself looks 10 back; layer 2: token 19 holds token 0
+    assert rf.farthest_back == (10, 19)
+    # a token before the global one gets nothing through it (the causal mask)
+    assert not rf.reach[1, 9, 10:].any()
 
 
 def test_mistral_published_example():

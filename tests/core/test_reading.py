@@ -138,6 +138,17 @@ def test_rollout_on_the_model_rows_sum_to_one(ours):
     assert bool((got >= 0).all())
 
 
+@pytest.mark.parametrize("text", SENTENCES[:2])
+def test_rollout_without_residual_makes_the_rows_alike_not_uniform(ours, text):
+    """reading.rollout.residual_help: a product of row-stochastic matrices gives every row the
+    same distribution, and on MiniLM that distribution is far from uniform ([CLS] about half)."""
+    trace = ours.trace(text)
+    last = rollout(trace.attentions, residual=False)[-1].double()  # (T, T)
+    assert float((last - last[0]).abs().max()) < 0.01  # every row alike
+    assert float(last[:, 0].min()) > 0.4 and float(last[:, 0].max()) < 0.7  # [CLS]
+    assert float(last[0].max()) > 4 / trace.n_tokens  # far from 1/T on each key
+
+
 @pytest.mark.parametrize("shape", [(4, 4), (2, 3, 4, 5), (0, 2, 3, 3), (2, 0, 3, 3)])
 def test_rollout_rejects_bad_shapes(shape):
     with pytest.raises(ValueError, match="layers, heads, T, T"):

@@ -42,10 +42,47 @@ def test_known_patterns_are_recognised():
     uniform = np.full((T, T), 1 / T)
     w = np.stack([eye, prev, first, uniform])
     s = head_stats(w)
-    assert head_kinds(s, T) == ["self", "prev", "first", "broad"]
+    assert head_kinds(s) == ["self", "prev", "first", "broad"]
     assert s.entropy[3] == pytest.approx(math.log(T))
     assert s.entropy[0] == pytest.approx(0.0, abs=1e-9)
     assert s.mean_distance[0] == 0 and s.mean_distance[1] == pytest.approx(4 / 5)
+
+
+def _uniform_over(allowed: np.ndarray) -> np.ndarray:
+    """(T, T) weights spread evenly over the allowed keys of each row."""
+    w = allowed.astype(np.float64)
+    return w / w.sum(-1, keepdims=True)
+
+
+def test_uniform_causal_head_reads_broad():
+    """Row i of a causal head sees i + 1 keys: a head uniform over them has mean entropy
+    mean_i ln(i + 1) (1.218 for T = 7), not ln 7 = 1.946, and is the "broad" kind."""
+    T = 7
+    causal = np.tril(np.ones((T, T), dtype=bool))
+    s = head_stats(_uniform_over(causal)[None], torch.tensor(causal))
+    reference = np.mean([math.log(i + 1) for i in range(T)])
+    assert reference == pytest.approx(1.218, abs=5e-4)
+    assert s.uniform_entropy[0] == pytest.approx(reference, rel=1e-12)
+    assert s.entropy[0] == pytest.approx(reference, rel=1e-12)
+    assert head_kinds(s) == ["broad"]
+    # without the mask the same head is measured against ln T and reads "mixed"
+    assert head_kinds(head_stats(_uniform_over(causal)[None])) == ["mixed"]
+
+
+@pytest.mark.parametrize(
+    "allowed",
+    [
+        np.tril(np.ones((8, 8), dtype=bool)) & ~np.tril(np.ones((8, 8), dtype=bool), k=-3),
+        np.ones((8, 8), dtype=bool) & (np.arange(8) < 5)[None, :],  # keys 5..7 are padding
+    ],
+    ids=["window3", "padding"],
+)
+def test_uniform_reference_follows_window_and_padding_masks(allowed):
+    s = head_stats(_uniform_over(allowed)[None], allowed)
+    reference = np.mean([math.log(row.sum()) for row in allowed])
+    assert s.uniform_entropy[0] == pytest.approx(reference, rel=1e-12)
+    assert s.entropy[0] == pytest.approx(reference, rel=1e-12)
+    assert head_kinds(s) == ["broad"]
 
 
 def test_empty_rows_are_left_out():

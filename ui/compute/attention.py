@@ -57,6 +57,8 @@ def head_statistics(
     tokens: tuple[str, ...], config: AttentionConfig
 ) -> tuple[HeadStats, list[str], np.ndarray]:
     """Per-head statistics, what each head looks like, and the head-similarity matrix."""
-    w = sentence_attention(tokens, config).attention.weights[0]
-    s = head_stats(w)
-    return s, head_kinds(s, len(tokens)), head_similarity(w)
+    trace = sentence_attention(tokens, config).attention
+    w = trace.weights[0]
+    allowed = None if trace.allowed is None else trace.allowed[0]  # (1|nh, T, T)
+    s = head_stats(w, allowed)
+    return s, head_kinds(s), head_similarity(w)

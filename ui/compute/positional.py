@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import streamlit as st
 
-from mha_core import AttentionConfig
+from mha_core import AttentionConfig, embed_tokens
 from mha_core.layer import ShiftTest, alibi_attention, alibi_bias, shift_test
 from mha_core.layer import positional as positional_core
 from mha_core.lessons import permutation as perm_core
@@ -15,6 +15,15 @@ from ui.compute.attention import attention_layer, sentence_attention
 @st.cache_data(max_entries=32, show_spinner=False)
 def positional_table(n_positions: int, d_model: int) -> positional_core.PositionalTable:
     return positional_core.positional_table(n_positions, d_model)
+
+
+@st.cache_data(max_entries=64, show_spinner=False)
+def encoding_norms(n_positions: int, d_model: int) -> tuple[float, float]:
+    """Mean ‖PE(pos)‖ over the table's positions, and mean ‖E‖ of this app's token embeddings
+    (standardised vectors, the same norm for every token: a few words measure it)."""
+    pe = positional_core.sinusoidal_encoding(n_positions, d_model).double()
+    e = embed_tokens(["the", "cat", "sat", "on", "mat"], d_model).double()
+    return float(pe.norm(dim=-1).mean()), float(e.norm(dim=-1).mean())
 
 
 @st.cache_data(max_entries=64, show_spinner=False)

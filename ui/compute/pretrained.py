@@ -55,8 +55,8 @@ def layer_statistics(
 ) -> tuple[HeadStats, list[str]]:
     """Head statistics of one layer (on the tokens shown) and what each head looks like."""
     attn, tokens = shown_attention(text, text_pair, hide_special)
-    stats = head_stats(attn[layer])
-    return stats, head_kinds(stats, len(tokens))
+    stats = head_stats(attn[layer])  # one sentence, no padding: every key visible
+    return stats, head_kinds(stats)
 
 
 @st.cache_data(max_entries=16, show_spinner=False)

@@ -4,7 +4,6 @@ similarity) and the downloads, each drawing the sidebar's sentence through the c
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 
 import numpy as np
@@ -100,7 +99,8 @@ def stats(s: Sentence) -> None:
     """One row of statistics per head, and what each head looks like."""
     head_stats, kinds, _ = head_statistics(tuple(s.tokens), s.config)
     st.subheader(t("attention.stats"))
-    st.caption(t("attention.stats_caption", max_entropy=math.log(len(s.tokens))))
+    uniform = float(head_stats.uniform_entropy[0]) if head_stats.n_heads else 0.0
+    st.caption(t("attention.stats_caption", uniform=uniform))
     widgets.head_stats_table(head_stats, kinds, key="attention.stats_table")
 
 

@@ -13,6 +13,7 @@ from mha_core import AttentionConfig
 from mha_core.efficient import (
     BYTES_PER_VALUE,
     PUBLISHED_CONFIGS,
+    ReceptiveField,
     kv_cache_bytes,
     score_memory,
     window_reach,
@@ -169,7 +170,17 @@ def calculator() -> None:
         for m in PUBLISHED_CONFIGS
     ]
     st.dataframe(pd.DataFrame(rows), hide_index=True, key="efficient.table")
-    st.caption(t("efficient.table_caption"))
+    by_name = {m.name: m for m in PUBLISHED_CONFIGS}
+    l2, l3 = by_name["Llama-2-7B"], by_name["Llama-3-8B"]
+    st.caption(
+        t(
+            "efficient.table_caption",
+            l3_tok=size(l3.bytes_per_token), l3_dtype=l3.dtype,
+            l3_ctx=size(l3.cache_bytes(l3.context)), l3_n=f"{l3.context:,}",
+            ratio=num(l2.bytes_per_token / l3.bytes_per_token), l2_tok=size(l2.bytes_per_token),
+            l2_ctx=size(l2.cache_bytes(l2.context)), l2_n=f"{l2.context:,}",
+        )
+    )  # fmt: skip
 
 
 # --- masks beyond causal ---------------------------------------------------------------------
@@ -203,15 +214,17 @@ def masks(s: Sentence) -> None:
     titles = [t("efficient.head_n", h=h) for h in range(s.n_heads)]
     widgets.plot(head_grid(m.weights, s.tokens, titles=titles, one_trace=True),
                  key="efficient.masked_fig")  # fmt: skip
-    _reach_curve(m.field.farthest_back, window, T, plain=sinks == 0 and not glob)
+    _reach_curve(m.field, window, T, plain=sinks == 0 and not glob)
 
 
-def _reach_curve(farthest: tuple[int, ...], window: int, T: int, plain: bool) -> None:
+def _reach_curve(field: ReceptiveField, window: int, T: int, plain: bool) -> None:
+    farthest = field.farthest_back
     layers = np.arange(1, len(farthest) + 1)
     closed = np.minimum(layers * (window - 1), T - 1)
+    exact = t("efficient.reach_exact" if plain else "efficient.reach_exact_special")
     fig = eviz.curves(
         layers, [np.array(farthest), closed],
-        names=[t("efficient.reach_exact"), t("efficient.reach_closed", w=window)],
+        names=[exact, t("efficient.reach_closed", w=window)],
         x_title=t("efficient.layer_axis"), y_title=t("efficient.back_axis"), dashes=[None, "dot"],
         integer_x=True,
     )  # fmt: skip
@@ -221,7 +234,8 @@ def _reach_curve(farthest: tuple[int, ...], window: int, T: int, plain: bool) ->
         st.info(t("efficient.reach_agree" if agree else "efficient.reach_differ",
                   L=len(farthest), back=farthest[-1], w=window))  # fmt: skip
     else:
-        st.info(t("efficient.reach_sinks", L=len(farthest), back=farthest[-1]))
+        st.info(t("efficient.reach_sinks", L=len(farthest), back=farthest[-1],
+                  visible=field.visible[-1], T=T))  # fmt: skip
     mistral = window_reach(MISTRAL_WINDOW, MISTRAL_LAYERS)
     st.caption(t("efficient.mistral", w=f"{MISTRAL_WINDOW:,}", L=MISTRAL_LAYERS,
                  reach=f"{mistral:,}", k=round(mistral / 1000)))  # fmt: skip

@@ -161,7 +161,7 @@ SENTENCE_TOKENS = 128
 
 
 def sentence(settings: Settings) -> None:
-    """3. The sidebar sentence scaled and unscaled, and 1/sqrt(d_k) as a temperature."""
+    """3. The sidebar sentence scaled and unscaled, and sqrt(d_k) as a temperature."""
     st.subheader(t("scaling.sentence_title"))
     tokens = widgets.sentence_tokens(settings)
     tokens = widgets.view_tokens(tokens, SENTENCE_TOKENS, t("scaling.sentence_capped"))

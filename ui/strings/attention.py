@@ -19,8 +19,8 @@ EN = {
     "attention.tab.similarity": "Similarity",
     "attention.heads": "Attention weights of each head",
     "attention.mean": "Mean over the {n} heads",
-    "attention.mean_caption": "The average of the heads' weights: what a single-head summary would "
-    "show, and why looking at the heads one by one reveals more.",
+    "attention.mean_caption": "The average of the heads' weights: a head-averaged summary, which "
+    "can hide patterns that the heads show one by one.",
     "attention.causal_note": "Causal mask: the upper triangle is exactly 0.",
     "attention.full_head": "Head drawn token by token",
     "attention.long_view": "A long text: show",
@@ -30,8 +30,9 @@ EN = {
     "attention.key": "key",
     "attention.weight": "weight",
     "attention.stats": "Head statistics",
-    "attention.stats_caption": "Means over the query rows. Entropy in nats (0 = one key only, "
-    "ln T = {max_entropy:.3f} = uniform). Mean distance: how far a head looks, in tokens "
+    "attention.stats_caption": "Means over the query rows. Entropy in nats: 0 = one key only, "
+    "{uniform:.3f} = uniform over the keys each row may see (the mean of ln(visible keys): ln T "
+    "without a mask, ln(i + 1) for row i under the causal mask). Mean distance: how far a head looks, in tokens "
     "(short- vs long-range heads). Self / previous / first: the share of weight on the token "
     "itself, the one before it, and the first token.",
     "attention.similarity": "Head similarity",
@@ -46,8 +47,8 @@ EN = {
 
 ZH = {
     "attention.title": "多头注意力,逐头查看",
-    "attention.intro": "每个头把标记投影成自己的查询、键和值 (d_k = {d_k} 维),用每个查询对所有键打分,"
-    "再用 softmax 把每行得分变成权重。第 i 行表示标记 i 关注哪里;每行之和为 1。",
+    "attention.intro": "每个头把词元投影成自己的查询、键和值 (d_k = {d_k} 维),用每个查询对所有键打分,"
+    "再用 softmax 把每行得分变成权重。第 i 行表示词元 i 关注哪里;每行之和为 1。",
     "attention.intro_additive": "这里的得分是加性注意力 (Bahdanau):v^T tanh(W_q q + W_k k),每个头单独计算。",
     "attention.random_note": "权重是随机的 (种子 {seed}),没有经过训练:图案展示的是计算过程,而不是语义。"
     "训练过的头请看“预训练注意力头”页面。",
@@ -61,18 +62,18 @@ ZH = {
     "attention.tab.similarity": "相似度",
     "attention.heads": "每个头的注意力权重",
     "attention.mean": "{n} 个头的平均",
-    "attention.mean_caption": "所有头权重的平均:这是单头摘要会显示的内容,也说明了为什么逐个查看头能看到更多。",
+    "attention.mean_caption": "所有头权重的平均:对各头取平均的摘要,可能掩盖逐个查看头时能看到的图案。",
     "attention.causal_note": "因果掩码:上三角恰好为 0。",
-    "attention.full_head": "逐标记显示的头",
+    "attention.full_head": "逐词元显示的头",
     "attention.long_view": "长文本:显示",
-    "attention.long_view.head": "一个头,每个标记",
+    "attention.long_view.head": "一个头,每个词元",
     "attention.long_view.blocks": "所有头,按块平均",
     "attention.query": "查询",
     "attention.key": "键",
     "attention.weight": "权重",
     "attention.stats": "注意力头统计",
-    "attention.stats_caption": "对所有查询行取平均。熵以奈特为单位 (0 = 只看一个键,ln T = {max_entropy:.3f} = 均匀分布)。"
-    "平均距离:一个头看得多远,以标记数计 (短程头与长程头)。自身 / 前一个 / 第一个:权重落在标记自身、前一个标记和第一个标记上的比例。",
+    "attention.stats_caption": "对所有查询行取平均。熵以奈特为单位:0 = 只看一个键,{uniform:.3f} = 在每行可见的键上均匀分布 (各行 ln(可见键数) 的平均:无掩码时为 ln T,因果掩码下第 i 行为 ln(i + 1))。"
+    "平均距离:一个头看得多远,以词元数计 (短程头与长程头)。自身 / 前一个 / 第一个:权重落在词元自身、前一个词元和第一个词元上的比例。",
     "attention.similarity": "注意力头相似度",
     "attention.similarity_caption": "1 − 两个头各行之间的 Jensen–Shannon 散度 (比特),对所有查询取平均:1 = 图案相同,0 = 没有共同的键。",
     "attention.similarity_value": "相似度",

@@ -3,8 +3,8 @@
 EN = {
     "nav.efficient": "Efficient attention",
     "efficient.title": "Efficient attention: how today's language models attend",
-    "efficient.intro": "The attention of 2017 is still the heart of LLaMA, Mistral and GPT-4-class "
-    "models, with a few changes that make long texts affordable: fewer key/value heads "
+    "efficient.intro": "The attention of 2017 is still the heart of open models such as Llama 3, "
+    "Mistral 7B and Qwen2, with a few changes that make long texts affordable: fewer key/value heads "
     "(grouped-query attention), a cache of past keys and values when generating, masks that look "
     "at a window instead of the whole text, and FlashAttention, which computes exactly the same "
     "softmax tile by tile. Every number below is computed on your sentence.",
@@ -90,15 +90,17 @@ EN = {
     "efficient.col.at_context": "cache at context (tokens)",
     "efficient.col.source": "source",
     "efficient.table_caption": "Computed with the formula above from each model's published "
-    "configuration (the source column). Llama 3 8B: 128 KiB a token in bfloat16, 1 GiB at 8,192 "
-    "tokens; Llama 2 7B, with as many key/value heads as query heads, needs 4 times as much.",
+    "configuration (the source column). Llama 3 8B: {l3_tok} a token in {l3_dtype}, {l3_ctx} at "
+    "{l3_n} tokens; Llama 2 7B, with as many key/value heads as query heads, needs {ratio} times "
+    "as much a token ({l2_tok}; {l2_ctx} at its {l2_n}-token context).",
     "efficient.masks": "Masks beyond causal: windows, sinks, global tokens",
     "efficient.masks_intro": "A causal mask lets token i look at all i earlier tokens: the cost "
     "grows with the square of the length. A **sliding window** keeps only the last w tokens "
     "(Longformer; Mistral 7B uses 4,096). **Attention sinks** keep the first few tokens visible "
     "to everyone, because models park surplus attention there (Xiao et al. 2023 keep 4). "
-    "**Global tokens** see and are seen by every token (Longformer, BigBird). Stacked layers pass "
-    "information further than one window: the receptive field.",
+    "**Global tokens** are seen by every token (Longformer, BigBird); under the causal mask "
+    "here a global token sees every earlier token. Stacked layers pass information further than "
+    "one window: the receptive field.",
     "efficient.window": "Window w (tokens)",
     "efficient.sinks": "Sink tokens",
     "efficient.sinks_help": "The first k tokens stay visible to every later token.",
@@ -111,6 +113,8 @@ EN = {
     "efficient.reaches": "reaches",
     "efficient.head_n": "head {h}",
     "efficient.reach_exact": "farthest token back (composing the masks)",
+    "efficient.reach_exact_special": "farthest token back, sinks and global tokens aside "
+    "(composing the masks)",
     "efficient.reach_closed": "closed form L(w − 1), w = {w}",
     "efficient.layer_axis": "layers L",
     "efficient.back_axis": "tokens back",
@@ -119,8 +123,10 @@ EN = {
     "w = {w}, capped by the sentence's length.",
     "efficient.reach_differ": "Composing the masks gives {back} tokens back after {L} layers, "
     "which differs from the closed form L(w − 1) with w = {w}.",
-    "efficient.reach_sinks": "With sinks or global tokens, information travels through them: after "
-    "{L} layers a token reaches up to {back} tokens back, more than the window alone allows.",
+    "efficient.reach_sinks": "After {L} layers the last token holds information from {visible} of "
+    "the {T} tokens; the farthest, sinks and global tokens aside, is {back} tokens back. Under the "
+    "causal mask a sink sees only the sinks: it adds itself to every token's reach and relays "
+    "nothing else. A global token relays the tokens before it, one layer later.",
     "efficient.mistral": "The published example: Mistral 7B's window of {w} tokens over {L} layers "
     "reaches L(w − 1) = {reach} tokens back, about {k}k (Jiang et al. 2023: \"approximately 131K "
     "tokens\").",
@@ -169,7 +175,7 @@ EN = {
 ZH = {
     "nav.efficient": "高效注意力",
     "efficient.title": "高效注意力:当今的语言模型如何计算注意力",
-    "efficient.intro": "2017 年的注意力仍是 LLaMA、Mistral 以及 GPT-4 级模型的核心,只是多了几处让长文本"
+    "efficient.intro": "2017 年的注意力仍是 Llama 3、Mistral 7B、Qwen2 等开放模型的核心,只是多了几处让长文本"
     "负担得起的改动:更少的键/值头(分组查询注意力)、生成时缓存过去的键和值、只看一个窗口而非全文的掩码,"
     "以及 FlashAttention——它逐块计算出完全相同的 softmax。下面的每个数字都是在你的句子上算出来的。",
     "efficient.layer_note": "侧边栏的一个带种子的注意力层:d_model = {d_model},{nh} 个头,每个 d_k = "
@@ -192,7 +198,7 @@ ZH = {
     "efficient.gqa_kind.gqa": "**分组查询注意力:**{nh} 个查询头共享 {n_kv} 个键/值头,每组 {group} 个查询头。",
     "efficient.gqa_kind.mqa": "**多查询注意力:**全部 {nh} 个查询头共享 {n_kv} 个键/值头(Shazeer,2019)。",
     "efficient.query_head": "查询头",
-    "efficient.tokens_capped": "每个头都按标记逐格绘制;文本更长时,每一步要发送和绘制的数据太多。",
+    "efficient.tokens_capped": "每个头都按词元逐格绘制;文本更长时,每一步要发送和绘制的数据太多。",
     "efficient.kv_head": "键/值头",
     "efficient.head_title": "头 {h} · K/V {g}",
     "efficient.gqa_pooling": "该层以 MultiHeadAttention(d_model, n_heads, n_kv_heads={n_kv}) 运行:每组的"
@@ -238,13 +244,14 @@ ZH = {
     "efficient.col.per_token": "每词元缓存",
     "efficient.col.at_context": "满上下文缓存(词元数)",
     "efficient.col.source": "来源",
-    "efficient.table_caption": "按上面的公式,由各模型公开的配置(见来源列)计算。Llama 3 8B:bfloat16 下"
-    "每个词元 128 KiB,8,192 个词元时 1 GiB;Llama 2 7B 的键/值头与查询头一样多,需要 4 倍。",
+    "efficient.table_caption": "按上面的公式,由各模型公开的配置(见来源列)计算。Llama 3 8B:{l3_dtype} 下"
+    "每个词元 {l3_tok},{l3_n} 个词元时 {l3_ctx};Llama 2 7B 的键/值头与查询头一样多,每个词元需要 {ratio} 倍"
+    "({l2_tok};在它 {l2_n} 个词元的上下文长度下为 {l2_ctx})。",
     "efficient.masks": "因果之外的掩码:窗口、汇聚词元、全局词元",
     "efficient.masks_intro": "因果掩码让词元 i 看之前全部 i 个词元:代价随长度的平方增长。**滑动窗口**只保留"
     "最近的 w 个词元(Longformer;Mistral 7B 用 4,096)。**注意力汇聚**让开头几个词元对所有词元可见,"
-    "因为模型会把多余的注意力放在那里(Xiao 等,2023 保留 4 个)。**全局词元**能看到所有词元,也被所有"
-    "词元看到(Longformer、BigBird)。层层堆叠时,信息能传得比一个窗口更远:这就是感受野。",
+    "因为模型会把多余的注意力放在那里(Xiao 等,2023 保留 4 个)。**全局词元**被所有词元看到(Longformer、"
+    "BigBird);在这里的因果掩码下,全局词元能看到它之前的每个词元。层层堆叠时,信息能传得比一个窗口更远:这就是感受野。",
     "efficient.window": "窗口 w(词元)",
     "efficient.sinks": "汇聚词元数",
     "efficient.sinks_help": "前 k 个词元对之后的每个词元始终可见。",
@@ -257,14 +264,16 @@ ZH = {
     "efficient.reaches": "可达",
     "efficient.head_n": "头 {h}",
     "efficient.reach_exact": "最远可达的词元(组合掩码)",
+    "efficient.reach_exact_special": "最远可达的词元,不计汇聚词元和全局词元(组合掩码)",
     "efficient.reach_closed": "解析式 L(w − 1),w = {w}",
     "efficient.layer_axis": "层数 L",
     "efficient.back_axis": "向前的词元数",
     "efficient.reach_agree": "逐层组合掩码(布尔矩阵乘积)得到:{L} 层之后,信息最远来自 {back} 个词元之前,"
     "即解析式 L(w − 1)(w = {w}),并受句子长度限制。",
     "efficient.reach_differ": "组合掩码得到 {L} 层之后可达 {back} 个词元之前,与解析式 L(w − 1)(w = {w})不同。",
-    "efficient.reach_sinks": "有汇聚词元或全局词元时,信息会经由它们传递:{L} 层之后,一个词元最远可达 {back} "
-    "个词元之前,超过单靠窗口所能达到的距离。",
+    "efficient.reach_sinks": "{L} 层之后,最后一个词元汇集了 {T} 个词元中 {visible} 个的信息;不计汇聚词元"
+    "和全局词元,最远的在 {back} 个词元之前。在因果掩码下,汇聚词元只能看到汇聚词元:它把自己加入每个词元"
+    "的可达范围,但不传递其他信息。全局词元把它之前的词元传递下去,晚一层。",
     "efficient.mistral": "公开的例子:Mistral 7B 的 {w} 词元窗口经过 {L} 层,可达 L(w − 1) = {reach} 个词元"
     "之前,约 {k}k(Jiang 等,2023:\"约 131K 个词元\")。",
     "efficient.flash": "FlashAttention 的思路:分块与在线 softmax",

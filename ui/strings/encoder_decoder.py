@@ -168,17 +168,23 @@ EN = {
     "token means run from {t_lo} to {t_hi}.",
     "encoder_decoder.norm.constant": "A feature or token whose values are all equal has nothing "
     "to normalise: its output is 0 and its standard deviation 0.",
-    "encoder_decoder.norm.why": "BatchNorm's numbers for a token depend on the other sentences "
-    "in the batch (change sentence 2 and watch them move); LayerNorm's do not, and work the same "
-    "for one sentence at inference. That is why Transformers use LayerNorm.",
+    "encoder_decoder.norm.why": "In training, BatchNorm's numbers for a token depend on the "
+    "other sentences in the batch (change sentence 2 and watch them move); LayerNorm's do not. "
+    "BatchNorm also evaluates with running statistics that differ from the batch statistics it "
+    "trained with, mixes sentences of different lengths and their padding into its statistics, "
+    "and gets noisy statistics from small batches (Shen et al. 2020, §3). LayerNorm computes "
+    "the same thing in training and at inference (Ba et al. 2016, §1): that is why "
+    "Transformers use it.",
     # dropout
     "encoder_decoder.drop.text": "Dropout in training mode sets each attention weight to 0 with "
     "probability p and scales the kept ones by $1/(1-p)$, so that every weight keeps its "
     "expected value. In eval mode (inference) it does nothing. Shown: one head of the encoder's "
     "self-attention; the model above runs in eval mode.",
     "encoder_decoder.drop.p": "Dropout probability p",
-    "encoder_decoder.drop.p_help": "The paper uses p = 0.1 (on the attention weights, the "
-    "residual branches and the embeddings).",
+    "encoder_decoder.drop.p_help": "Vaswani et al. 2017 (§5.4) use p = 0.1 on each sub-layer's "
+    "output, before the residual add, and on the sums of the embeddings and positional "
+    "encodings. Dropout on the attention weights, shown here, comes from implementations "
+    "(tensor2tensor, PyTorch), not the paper.",
     "encoder_decoder.drop.resample": "Draw a new dropout mask",
     "encoder_decoder.drop.fig_eval": "Eval mode: the weights as they are",
     "encoder_decoder.drop.fig_train": "Training mode, p = {p}",
@@ -211,19 +217,19 @@ ZH = {
     "encoder_decoder.title": "Transformer 内部:编码器与解码器",
     "encoder_decoder.intro": "多头注意力在一个小型编码器-解码器 Transformer 中的工作方式,该模型由"
     "本应用的注意力层搭建。**编码器**读取源句 (侧边栏中的句子);**解码器**读取下方的目标句,每个目标"
-    "标记只能看到它自己和它之前的标记,并通过**交叉注意力**查看编码器的输出。权重是随机的 (种子 {seed}),"
+    "词元只能看到它自己和它之前的词元,并通过**交叉注意力**查看编码器的输出。权重是随机的 (种子 {seed}),"
     "未经训练:本页展示的是每种注意力可以看向哪里,而不是它学到了什么。",
     "encoder_decoder.settings_note": "模型大小、头数、种子、分词器和位置编码来自侧边栏。侧边栏中的缩放、"
     "掩码和评分函数设置属于其他页面:Transformer 使用缩放点积注意力,因果掩码只用于解码器的自注意力。",
-    "encoder_decoder.no_pe": "模型大小、头数、种子和分词器来自侧边栏。侧边栏中关闭了位置编码,因此标记"
+    "encoder_decoder.no_pe": "模型大小、头数、种子和分词器来自侧边栏。侧边栏中关闭了位置编码,因此词元"
     "只以词向量进入模型。侧边栏中的缩放、掩码和评分函数设置属于其他页面:Transformer 使用缩放点积注意力,"
     "因果掩码只用于解码器的自注意力。",
     "encoder_decoder.target": "目标句 (解码器读取的句子)",
     "encoder_decoder.target_help": "训练时解码器一次读取整个目标句 (teacher forcing);因果掩码使每个"
     "位置看不到后面的位置。分词方式与侧边栏中的句子相同。",
     "encoder_decoder.target.empty": "在上方输入一个目标句,查看解码器。",
-    "encoder_decoder.target.no_tokens": "目标句中没有标记 (只有空格或不可见字符)。请至少输入一个词。",
-    "encoder_decoder.target.truncated": "目标句共有 {n_total} 个标记;本页只使用前 {limit} 个。",
+    "encoder_decoder.target.no_tokens": "目标句中没有词元 (只有空格或不可见字符)。请至少输入一个词。",
+    "encoder_decoder.target.truncated": "目标句共有 {n_total} 个词元;本页只使用前 {limit} 个。",
     "encoder_decoder.layers": "层数 N (编码器与解码器)",
     "encoder_decoder.layers_help": "编码器和解码器各自堆叠 N 个结构相同的层 (每层有自己的权重);"
     "原论文使用 N = 6。",
@@ -246,8 +252,8 @@ ZH = {
     "前馈网络宽度 {d_ff},编码器和解码器各 N = {n} 层。",
     "encoder_decoder.box.encoder": "编码器",
     "encoder_decoder.box.decoder": "解码器",
-    "encoder_decoder.box.inputs": "源句标记",
-    "encoder_decoder.box.outputs": "目标句标记",
+    "encoder_decoder.box.inputs": "源句词元",
+    "encoder_decoder.box.outputs": "目标句词元",
     "encoder_decoder.box.self_attn": "多头自注意力",
     "encoder_decoder.box.masked_attn": "掩码多头自注意力",
     "encoder_decoder.box.cross_attn": "多头交叉注意力",
@@ -266,86 +272,91 @@ ZH = {
     "encoder_decoder.weight": "权重",
     "encoder_decoder.query": "查询",
     "encoder_decoder.key": "键",
-    "encoder_decoder.token": "标记",
+    "encoder_decoder.token": "词元",
     "encoder_decoder.feature": "特征",
     "encoder_decoder.value": "值",
     "encoder_decoder.position": "位置",
     "encoder_decoder.attn.text": "有编码器和解码器的 Transformer 有三种注意力,每种一个标签页:编码器的"
-    "标记彼此关注,解码器的标记在因果掩码下彼此关注,解码器的标记关注编码器的输出。",
+    "词元彼此关注,解码器的词元在因果掩码下彼此关注,解码器的词元关注编码器的输出。",
     "encoder_decoder.tab.encoder": "编码器自注意力",
     "encoder_decoder.tab.decoder": "解码器掩码自注意力",
     "encoder_decoder.tab.cross": "交叉注意力",
     "encoder_decoder.enc.title": "编码器自注意力 (第 {layer} 层)",
-    "encoder_decoder.enc.caption": "每个源句标记 (行,查询) 都可以关注所有源句标记 (列,键):每个头"
+    "encoder_decoder.enc.caption": "每个源句词元 (行,查询) 都可以关注所有源句词元 (列,键):每个头"
     "{S} × {S},没有掩码。每一行的和为 1 (计算值:{lo} … {hi})。",
     "encoder_decoder.dec.title": "解码器掩码自注意力 (第 {layer} 层)",
-    "encoder_decoder.dec.caption": "每个目标句标记只能关注它自己和它之前的标记 (每个头 {T} × {T}),"
+    "encoder_decoder.dec.caption": "每个目标句词元只能关注它自己和它之前的词元 (每个头 {T} × {T}),"
     "这样训练时任何位置都看不到它要预测的词。因果掩码 (左) 给对角线及其下方的得分加 0,给对角线上方加 −∞,"
     "因此 softmax 之后对角线上方的每个权重都恰好为 0 (计算出的最大值:{upper})。",
     "encoder_decoder.dec.mask_title": "因果掩码",
     "encoder_decoder.dec.mask_value": "加到得分上",
     "encoder_decoder.cross.title": "交叉注意力 (第 {layer} 层)",
-    "encoder_decoder.cross.caption": "解码器的查询 (目标句标记,行) 关注编码器的输出 (源句标记,列):"
-    "每个头 {T} × {S},两句长度不同时不是方阵。这里没有因果掩码:每个目标句标记都可以看整个源句。"
+    "encoder_decoder.cross.caption": "解码器的查询 (目标句词元,行) 关注编码器的输出 (源句词元,列):"
+    "每个头 {T} × {S},两句长度不同时不是方阵。这里没有因果掩码:每个目标句词元都可以看整个源句。"
     "每一行的和为 1 (计算值:{lo} … {hi})。",
     "encoder_decoder.pad.text": "一个批次 (batch) 中的句子长度不同,较短的句子要用填充补到最长句子的"
     "长度。填充掩码 (填充处为 1) 在 softmax 之前把填充键的得分设为 −∞,因此没有查询会关注它们。这里的"
-    "批次:你的句子 (句子 1) 和它的前 n 个标记 (句子 2),经过编码器。",
-    "encoder_decoder.pad.cut": "句子 2:你的句子的前 n 个标记",
+    "批次:你的句子 (句子 1) 和它的前 n 个词元 (句子 2),经过编码器。",
+    "encoder_decoder.pad.cut": "句子 2:你的句子的前 n 个词元",
     "encoder_decoder.pad.cut_help": "批次中较短的句子;它被填充到你的句子的长度。",
-    "encoder_decoder.pad.one_token": "你的句子只有一个标记:没有更短的句子可以填充。请在侧边栏输入更长的"
+    "encoder_decoder.pad.one_token": "你的句子只有一个词元:没有更短的句子可以填充。请在侧边栏输入更长的"
     "句子。",
     "encoder_decoder.pad.token": "[PAD]",
-    "encoder_decoder.pad.sentence": "句子 {b} ({n} 个标记)",
+    "encoder_decoder.pad.sentence": "句子 {b} ({n} 个词元)",
     "encoder_decoder.pad.mask_title": "填充掩码:{P} 个位置中有 {n} 个是填充",
     "encoder_decoder.pad.mask_value": "填充",
     "encoder_decoder.pad.none": "这个批次中没有句子需要填充。",
     "encoder_decoder.pad.keys": "在这个批次中,每个头的每个查询给填充键的权重都恰好为 0 (两个句子、"
-    "所有头中计算出的最大值:**{pad_max}**)。句子 {b} 的真实标记得到的权重与它单独运行 (不填充) 时"
+    "所有头中计算出的最大值:**{pad_max}**)。句子 {b} 的真实词元得到的权重与它单独运行 (不填充) 时"
     "相同 (最大差值:{diff})。下图:头 {h},第 {layer} 层。",
     "encoder_decoder.pad.fig_keys": "句子 {b}:屏蔽填充键",
     "encoder_decoder.pad.fig_queries": "句子 {b}:同时屏蔽填充查询",
-    "encoder_decoder.pad.empty_rows": "左:填充位置自己的行和其他行一样计算 (它们关注真实标记),之后被"
+    "encoder_decoder.pad.empty_rows": "左:填充位置自己的行和其他行一样计算 (它们关注真实词元),之后被"
     "忽略。右:同时屏蔽填充查询后,它们没有任何可关注的键。对一整行 −∞ 做普通 softmax 得到 0/0 = NaN:"
     "在这些得分上会得到 **{nan_rows}** 行 NaN,按所有头计 (PyTorch 的 `nn.MultiheadAttention` 在这里也返回 NaN)。"
     "本应用的注意力把这样的行返回为全 0:**{empty}** 行没有键,它们的最大权重为 {empty_max},总共有 "
     "{nans} 个 NaN 值。",
     "encoder_decoder.norm.text_post": "编码器第 {layer} 层自注意力之后的 **Add & Norm**:残差和 "
-    "$x + \\mathrm{{SelfAttention}}(x)$ (Add),然后是 LayerNorm (Norm)。行是填充批次中的真实标记 "
+    "$x + \\mathrm{{SelfAttention}}(x)$ (Add),然后是 LayerNorm (Norm)。行是填充批次中的真实词元 "
     "(先句子 1,后句子 2),列是特征。",
     "encoder_decoder.norm.text_pre": "在前置归一化中,编码器第 {layer} 层的自注意力读取 "
     "$\\mathrm{{LayerNorm}}(x)$,残差和 $x + \\mathrm{{SelfAttention}}(\\mathrm{{LayerNorm}}(x))$ "
     "(Add) 不经归一化留在残差流上;这里显示的 LayerNorm 是为前馈网络准备输入的那一个。行是填充批次中的"
-    "真实标记 (先句子 1,后句子 2),列是特征。",
-    "encoder_decoder.norm.batch": "句子 2 是你的句子的前 {n} 个标记 (见“填充”):共 {N} 个真实标记;"
+    "真实词元 (先句子 1,后句子 2),列是特征。",
+    "encoder_decoder.norm.batch": "句子 2 是你的句子的前 {n} 个词元 (见“填充”):共 {N} 个真实词元;"
     "填充不计入。",
-    "encoder_decoder.norm.batch_one": "句子 2 是你的句子的第一个标记 (见“填充”):共 {N} 个真实"
-    "标记;填充不计入。",
+    "encoder_decoder.norm.batch_one": "句子 2 是你的句子的第一个词元 (见“填充”):共 {N} 个真实"
+    "词元;填充不计入。",
     "encoder_decoder.batch_row": "{b} · {token}",
     "encoder_decoder.norm.mean": "均值",
     "encoder_decoder.norm.std": "标准差",
     "encoder_decoder.norm.fig_add": "Add:x + SelfAttention(x)",
     "encoder_decoder.norm.fig_add_pre": "Add:x + SelfAttention(LayerNorm(x))",
-    "encoder_decoder.norm.fig_ln": "LayerNorm:每个标记各自归一化",
+    "encoder_decoder.norm.fig_ln": "LayerNorm:每个词元各自归一化",
     "encoder_decoder.norm.ln_axis": "沿 → 归一化:每一行,在它的 {C} 个特征上",
-    "encoder_decoder.norm.ln_stats": "**LayerNorm** 对每个标记 (行) 在它的 {C} 个特征上归一化:每一行"
+    "encoder_decoder.norm.ln_stats": "**LayerNorm** 对每个词元 (行) 在它的 {C} 个特征上归一化:每一行"
     "的均值变为 0 (计算出的最大 |均值|:{mean}),标准差变为 1 (计算值:{std_lo} … {std_hi};分母中的 ε "
     "使它略小于 1)。列没有被归一化:特征均值从 {f_lo} 到 {f_hi}。模型自己的 LayerNorm (缩放 γ = 1,"
     "平移 β = 0,与初始化相同) 给出相同的数值 (最大差值 {diff})。",
     "encoder_decoder.norm.fig_bn": "BatchNorm:每个特征在整个批次上归一化",
-    "encoder_decoder.norm.bn_axis": "沿 ↓ 归一化:每一列,在 {N} 个标记上",
-    "encoder_decoder.norm.bn_stats": "**BatchNorm** 对每个特征 (列) 在批次的 {N} 个真实标记上归一化:"
+    "encoder_decoder.norm.bn_axis": "沿 ↓ 归一化:每一列,在 {N} 个词元上",
+    "encoder_decoder.norm.bn_stats": "**BatchNorm** 对每个特征 (列) 在批次的 {N} 个真实词元上归一化:"
     "每一列的均值变为 0 (计算出的最大 |均值|:{mean}),标准差变为 1 (计算值:{std_lo} … {std_hi})。"
-    "行没有被归一化:标记均值从 {t_lo} 到 {t_hi}。",
-    "encoder_decoder.norm.constant": "所有值都相等的特征或标记没有可归一化的内容:它的输出为 0,标准差"
+    "行没有被归一化:词元均值从 {t_lo} 到 {t_hi}。",
+    "encoder_decoder.norm.constant": "所有值都相等的特征或词元没有可归一化的内容:它的输出为 0,标准差"
     "为 0。",
-    "encoder_decoder.norm.why": "BatchNorm 给一个标记的数值取决于批次中的其他句子 (改变句子 2,看它们"
-    "变化);LayerNorm 不会,推理时只有一个句子也照样工作。这就是 Transformer 使用 LayerNorm 的原因。",
+    "encoder_decoder.norm.why": "训练时,BatchNorm 给一个词元的数值取决于批次中的其他句子 (改变"
+    "句子 2,看它们变化);LayerNorm 不会。BatchNorm 评估时用的是运行统计量,与训练时的批次统计量不"
+    "同;它把长度不同的句子及其填充混进统计量;批次小时统计量噪声大 (Shen 等 2020,§3)。"
+    "LayerNorm 在训练和推理时做完全相同的计算 (Ba 等 2016,§1):这就是 Transformer 使用它的原因"
+    "。",
     "encoder_decoder.drop.text": "训练模式下的 dropout 以概率 p 把每个注意力权重置为 0,并把保留的"
     "权重乘以 $1/(1-p)$,使每个权重的期望值不变。在评估模式 (推理) 下它什么也不做。显示:编码器自注意力"
     "的一个头;上方的模型运行在评估模式。",
     "encoder_decoder.drop.p": "Dropout 概率 p",
-    "encoder_decoder.drop.p_help": "原论文使用 p = 0.1 (作用于注意力权重、残差分支和词向量)。",
+    "encoder_decoder.drop.p_help": "Vaswani 等 2017 (§5.4) 使用 p = 0.1,作用于每个子层的输出 ("
+    "在残差相加之前),以及词向量与位置编码之和。这里演示的作用于注意力权重的 dropout 来自实现 "
+    "(tensor2tensor、PyTorch),而不是论文。",
     "encoder_decoder.drop.resample": "重新抽取 dropout 掩码",
     "encoder_decoder.drop.fig_eval": "评估模式:权重保持不变",
     "encoder_decoder.drop.fig_train": "训练模式,p = {p}",

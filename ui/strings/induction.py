@@ -81,9 +81,10 @@ EN = {
     "induction.try.value": "probability",
     "induction.try.parts": "Where the logit of `{token}` comes from",
     "induction.try.parts_text": "With the final LayerNorm's scale frozen at its value on this "
-    "input, the logit of the top letter is exactly the sum of direct contributions: the letter's "
-    "own embedding, each head's output, and the biases. Here they add up to **{total}**; the "
-    "model's logit is **{logit}**.",
+    "input, the logit of the top letter is exactly the sum of direct contributions, each read "
+    "through that letter's unembedding: the current input letter's token embedding plus its "
+    "position embedding, each head's output, and the biases. Here they add up to **{total}**; "
+    "the model's logit is **{logit}**.",
     "induction.try.part.embedding": "embedding",
     "induction.try.part.biases": "biases",
     "induction.try.sum": "sum = logit",
@@ -171,9 +172,10 @@ ZH = {
     "induction.try.top": "`{last}` 之后最可能的 {k} 个字母",
     "induction.try.value": "概率",
     "induction.try.parts": "`{token}` 的 logit 从哪里来",
-    "induction.try.parts_text": "把最后一个 LayerNorm 的缩放固定为它在这个输入上的值后，最可能字母的 "
-    "logit 恰好等于各直接贡献之和：该字母自身的嵌入、每个头的输出，以及偏置。这里它们加起来是 "
-    "**{total}**；模型的 logit 是 **{logit}**。",
+    "induction.try.parts_text": "把最后一个 LayerNorm 的缩放固定为它在这个输入上的值后，最可能"
+    "字母的 logit 恰好等于各直接贡献之和，每一项都经过该字母的反嵌入读出：当前输入字母的词元嵌"
+    "入加上它的位置嵌入、每个头的输出，以及偏置。这里它们加起来是 **{total}**；模型的 logit 是 "
+    "**{logit}**。",
     "induction.try.part.embedding": "嵌入",
     "induction.try.part.biases": "偏置",
     "induction.try.sum": "总和 = logit",

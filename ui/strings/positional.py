@@ -8,18 +8,21 @@ EN = {
     "would read *I want to live in Europe* and *Europe in live to want I* as the same bag of "
     "words. The Transformer adds a **positional encoding** to each word embedding: a vector "
     "of sines and cosines that depends only on the position.",
-    "positional.symbols": "- **pos**: the position of the token in the sentence (0, 1, 2, …)\n"
-    "- **i**: the index of a sine/cosine pair; dimension 2i holds the sine, 2i+1 the cosine\n"
-    "- **d_model**: the size of the embedding; the encoding has the same size, so it can be "
-    "added to it\n"
-    "- **10000**: the base that spreads the wavelengths from 2π (fast) to 2π·10000 (slow); "
-    "the frequency of pair i is ω_i = 1/10000^(2i/d_model)",
+    "positional.symbols": "- **pos**: the position of the token in the sentence (0, 1, 2, "
+    "…)\n- **i**: the index of a sine/cosine pair; dimension 2i holds the sine, 2i+1 the "
+    "cosine\n- **d_model**: the size of the embedding; the encoding has the same size, so it "
+    "can be added to it\n- **10000**: the base; pair i has frequency ω_i = "
+    "1/10000^(2i/d_model) and wavelength 2π·10000^(2i/d_model), from 2π (pair 0, fast) to "
+    "2π·10000^((d_model−2)/d_model) (the last pair, slow: {longest} positions for d_model = "
+    "{d})",
     "positional.d_model": "d_model (dimensions)",
     "positional.d_model_help": "Even values only, so that every sine has its cosine partner.",
     "positional.n_positions": "Number of positions",
     "positional.range": "Every value of this {n} × {d} table lies in [-1, 1]: the smallest is "
-    "{lo:.6f}, the largest {hi:.6f}. Sine and cosine are bounded, so the encoding never "
-    "swamps the word embedding, however long the sentence.",
+    "{lo:.6f}, the largest {hi:.6f}. Each sine-cosine pair has norm 1, so ‖PE‖ = {pe} at every "
+    "position, however long the sentence. Whether that swamps the word embedding depends on "
+    "the embedding's scale: this app's embeddings have ‖E‖ = {e}, so ‖PE‖ ≈ {ratio} ‖E‖; "
+    "Vaswani et al. 2017 (§3.4) multiply theirs by √d_model.",
     "positional.tab.encoding": "The sinusoidal table",
     "positional.tab.sentence": "Shuffle your sentence",
     "positional.tab.rope": "RoPE",
@@ -49,11 +52,12 @@ EN = {
     "wavelength longer than the {n} positions shown: they do not complete one cycle here, so "
     "together the pairs give every position a distinct vector.",
     "positional.similarity": "PE·PEᵀ: reading relative positions",
-    "positional.similarity_intro": "The dot product of two encodings is a sum over the pairs, and "
-    "each pair's sine and cosine combine into the cosine of the difference. So the "
-    "similarity of positions p and q depends only on the offset p − q, never on where the "
-    "two positions are: a query can learn to look k tokens back from anywhere in the "
-    "sentence.",
+    "positional.similarity_intro": "The dot product of two encodings is a sum over the pairs, "
+    "and each pair's sine and cosine combine into the cosine of the difference. So PE(p)·PE(q) "
+    "depends only on |p − q|: it is the same k tokens back as k tokens ahead, and cannot tell "
+    "them apart. What lets a query learn to look k tokens back from anywhere is that PE(p + k) "
+    "is a fixed linear map of PE(p), a rotation of each pair by k·ω_i, which W_Q and W_K can "
+    "use (Vaswani et al. 2017, §3.5).",
     "positional.position_p": "position p",
     "positional.position_q": "position q",
     "positional.anchor": "Compare with the profile of position",
@@ -113,12 +117,15 @@ EN = {
     "matters to attention.",
     "positional.rope": "RoPE: rotating queries and keys instead of adding a vector",
     "positional.rope_intro": "LLaMA, Mistral and most of today's language models do not add a "
-    "positional encoding to the embeddings. **Rotary position embedding** (RoPE; Su et al. 2021) "
-    "turns each pair of query and key dimensions by an angle proportional to the position, with "
-    "the same frequencies ω_i as the sinusoidal table. A query at position m and a key at "
-    "position n then meet at the angle (m − n)·ω_i: the score depends on the offset m − n only. "
-    "Here the pairs follow the rotate-half layout of LLaMA and GPT-NeoX (dimension i with "
-    "i + d_k/2), the same as Hugging Face's code.",
+    "positional encoding to the embeddings. **Rotary position embedding** (RoPE; Su et al. "
+    "2021) turns each pair of query and key dimensions by an angle proportional to the "
+    "position, at frequencies ω_i = base^(−2i/d_k): over the head size d_k, not d_model, with "
+    "a base that varies by model (10,000 here and in Su et al.; 500,000 in Llama 3). A query "
+    "at position m and a key at position n then meet at the angle (m − n)·ω_i: the score "
+    "depends on the offset m − n only. Meta's LLaMA code pairs adjacent dimensions (2i with 2i "
+    "+ 1); here the pairs follow the rotate-half layout of GPT-NeoX and Hugging Face "
+    "(dimension i with i + d_k/2), and Hugging Face permutes W_Q and W_K when it converts "
+    "LLaMA's weights, so both give the same scores.",
     "positional.rope_odd": "RoPE turns pairs of dimensions, so it needs an even d_k; the sidebar "
     "gives d_k = {d_k}. Choose other d_model or heads to see it.",
     "positional.rope_pair": "Pair i",
@@ -135,12 +142,13 @@ EN = {
     "encoding to the same queries and keys instead, the same shift changes the scores by up to "
     "{sin}: q·PE(n) and PE(m)·k depend on where the tokens are, not only on their distance.",
     "positional.alibi": "ALiBi: a penalty that grows with distance",
-    "positional.alibi_intro": "**ALiBi** (attention with linear biases; Press et al. 2022) adds no "
-    "encoding at all: each head subtracts m_h · (i − j) from the score of query i on key j, a "
-    "penalty that grows linearly with the distance, at a different rate m_h per head. Press et "
-    "al. report that a model trained on 1,024 tokens with ALiBi reaches the perplexity of a "
-    "sinusoidal model trained on 2,048 tokens, and that it keeps working on texts longer than "
-    "those it was trained on. BLOOM and MPT use it.",
+    "positional.alibi_intro": "**ALiBi** (attention with linear biases; Press et al. 2022) "
+    "adds no encoding at all: each head subtracts m_h · (i − j) from the score of query i on "
+    "key j, a penalty that grows linearly with the distance, at a different rate m_h per head. "
+    "Press et al. (2022, abstract) report that a 1.3B-parameter model trained on 1,024 tokens "
+    "with ALiBi, evaluated on 2,048-token inputs, reaches the perplexity of a sinusoidal model "
+    "trained on 2,048 tokens, while training 11% faster, and that ALiBi keeps working on texts "
+    "longer than those it was trained on. BLOOM and MPT use it.",
     "positional.alibi_slopes": "The slopes of your {nh} heads (2^(−8h/H) for a power of two H; "
     "BLOOM's rule otherwise): {slopes}.",
     "positional.alibi_head": "head {h} · m = {m}",
@@ -155,20 +163,22 @@ EN = {
 ZH = {
     "positional.shuffle_capped": "更长的文本需要七张 T x T 的图(每种设置三张,外加置换矩阵),既不快也难以阅读。",
     "positional.title": "位置编码",
-    "positional.intro": "自注意力把每个标记与所有其他标记比较,但 `softmax(QKᵀ/√d_k)V` 中没有任何东西"
-    "说明哪个标记在前:没有额外信息时,模型会把 *I want to live in Europe* 和 "
+    "positional.intro": "自注意力把每个词元与所有其他词元比较,但 `softmax(QKᵀ/√d_k)V` 中没有任何东西"
+    "说明哪个词元在前:没有额外信息时,模型会把 *I want to live in Europe* 和 "
     "*Europe in live to want I* 当作同一袋词。Transformer 给每个词向量加上**位置编码**:"
     "一个只取决于位置的正弦、余弦向量。",
-    "positional.symbols": "- **pos**:标记在句子中的位置 (0, 1, 2, …)\n"
-    "- **i**:正弦/余弦对的序号;第 2i 维是正弦,第 2i+1 维是余弦\n"
-    "- **d_model**:词向量的维度;位置编码维度相同,所以可以直接相加\n"
-    "- **10000**:底数,把波长从 2π (快) 铺开到 2π·10000 (慢);第 i 对的频率是 "
-    "ω_i = 1/10000^(2i/d_model)",
+    "positional.symbols": "- **pos**:词元在句子中的位置 (0, 1, 2, …)\n- **i**:正弦/余弦对的序号"
+    ";第 2i 维是正弦,第 2i+1 维是余弦\n- **d_model**:词向量的维度;位置编码维度相同,所以可以直接"
+    "相加\n- **10000**:底数;第 i 对的频率是 ω_i = 1/10000^(2i/d_model),波长是 2π·"
+    "10000^(2i/d_model),从 2π (第 0 对,快) 到 2π·10000^((d_model−2)/d_model) (最后一对,慢"
+    ":d_model = {d} 时为 {longest} 个位置)",
     "positional.d_model": "d_model (维度)",
     "positional.d_model_help": "只能取偶数,这样每个正弦都有对应的余弦。",
     "positional.n_positions": "位置个数",
-    "positional.range": "这张 {n} × {d} 的表中每个值都在 [-1, 1] 之内:最小值 {lo:.6f},"
-    "最大值 {hi:.6f}。正弦和余弦有界,所以无论句子多长,位置编码都不会淹没词向量。",
+    "positional.range": "这张 {n} × {d} 的表中每个值都在 [-1, 1] 之内:最小值 {lo:.6f},最大值 "
+    "{hi:.6f}。每一对正弦和余弦的范数为 1,所以无论句子多长,每个位置的 ‖PE‖ 都是 {pe}。它是否"
+    "淹没词向量取决于词向量的尺度:本应用的词向量 ‖E‖ = {e},所以 ‖PE‖ ≈ {ratio} ‖E‖"
+    ";Vaswani 等 2017 (§3.4) 把词向量乘以 √d_model。",
     "positional.tab.encoding": "正弦位置表",
     "positional.tab.sentence": "打乱你的句子",
     "positional.tab.rope": "RoPE",
@@ -184,7 +194,7 @@ ZH = {
     "的位置。",
     "positional.no_dims": "请至少选择一个维度。",
     "positional.heatmap": "整张表:位置 × 维度",
-    "positional.heatmap_caption": "每一行是一个位置的编码向量 (加到该标记的词向量上);每一列是一个维度"
+    "positional.heatmap_caption": "每一行是一个位置的编码向量 (加到该词元的词向量上);每一列是一个维度"
     "在各位置上的值。红色为 +1,蓝色为 -1;悬停可查看精确值。",
     "positional.dimension": "维度",
     "positional.wavelengths": "每个维度对的波长",
@@ -196,9 +206,10 @@ ZH = {
     "λ_{last} = {longest} 个位置。{n_pairs} 对中有 {n_long} 对的波长超过所显示的 {n} 个"
     "位置:它们在这里连一个周期都走不完,因此所有维度对合在一起,给每个位置一个不同的向量。",
     "positional.similarity": "PE·PEᵀ:读出相对位置",
-    "positional.similarity_intro": "两个位置编码的点积是各维度对之和,而每一对的正弦与余弦合起来正好"
-    "是位置差的余弦。所以位置 p 和 q 的相似度只取决于偏移 p − q,与两个位置在哪里无关:"
-    "查询可以学会从句子的任何地方“往回看 k 个标记”。",
+    "positional.similarity_intro": "两个位置编码的点积是各维度对之和,而每一对的正弦与余弦合起来"
+    "正好是位置差的余弦。所以 PE(p)·PE(q) 只取决于 |p − q|:往回 k 个词元与往前 k 个词元的值相"
+    "同,无法区分。让查询能从任何地方学会“往回看 k 个词元”的是另一个性质:PE(p + k) 是 PE(p) 的"
+    "一个固定线性映射 (每一对旋转 k·ω_i),W_Q 和 W_K 可以利用它 (Vaswani 等 2017,§3.5)。",
     "positional.position_p": "位置 p",
     "positional.position_q": "位置 q",
     "positional.anchor": "与该位置的曲线比较",
@@ -220,20 +231,20 @@ ZH = {
     "由于词向量和后面各层的权重都是学习得到的,用任一种排列训练的模型都能学到同样的函数:"
     "这个置换被吸收进学到的参数里。",
     "positional.shuffle": "在你的句子上:打乱词序",
-    "positional.shuffle_intro": "取侧边栏中的句子,打乱它的标记。没有位置编码时,每个标记的向量"
+    "positional.shuffle_intro": "取侧边栏中的句子,打乱它的词元。没有位置编码时,每个词元的向量"
     "不论放在哪里都一样,所以注意力只是移动行和列:A′ = P A Pᵀ,其中 P 是置换矩阵。"
     "有位置编码时,同一个词在新位置上得到不同的向量,注意力图案本身就变了。两种情况使用同一"
     "层 (侧边栏的设置)。",
-    "positional.shuffle_need_two": "打乱词序至少需要两个标记:请在侧边栏输入更长的句子。",
+    "positional.shuffle_need_two": "打乱词序至少需要两个词元:请在侧边栏输入更长的句子。",
     "positional.shuffle_causal": "本节不使用掩码:因果掩码与位置绑定,即使没有位置编码也会破坏置换性质。",
     "positional.shuffle_seed": "打乱的随机种子",
     "positional.reshuffle": "再打乱一次",
     "positional.head": "头",
     "positional.head_option": "头 {h}",
-    "positional.perm": "置换:打乱后第 i 个位置放的是原来第 perm[i] 个位置的标记,perm = [{perm}]。",
+    "positional.perm": "置换:打乱后第 i 个位置放的是原来第 perm[i] 个位置的词元,perm = [{perm}]。",
     "positional.perm_row": "{i} ← {j}:{tok}",
-    "positional.original_position": "原位置 (标记)",
-    "positional.shuffled_position": "打乱后的位置 (标记)",
+    "positional.original_position": "原位置 (词元)",
+    "positional.shuffled_position": "打乱后的位置 (词元)",
     "positional.panel_a": "A:原始顺序",
     "positional.panel_shuffled": "A′:打乱后的句子",
     "positional.panel_pap": "P A Pᵀ:移动了行和列的 A",
@@ -247,10 +258,13 @@ ZH = {
     "positional.verdict_changed": "图案变了:A′ 与 P A Pᵀ 最多相差 {diff} (全部 {heads} 个头,"
     "远高于浮点舍入的 {tol})。位置现在影响注意力。",
     "positional.rope": "RoPE:旋转查询和键,而不是加上一个向量",
-    "positional.rope_intro": "LLaMA、Mistral 以及当今多数语言模型都不在嵌入上加位置编码。**旋转位置编码**"
-    "(RoPE;Su 等,2021)把查询和键的每一对维度按与位置成正比的角度旋转,频率 ω_i 与正弦表相同。"
-    "位置 m 的查询与位置 n 的键相遇时的夹角是 (m − n)·ω_i:分数只取决于偏移 m − n。这里的维度配对采用 "
-    "LLaMA 和 GPT-NeoX 的“旋转一半”布局(维度 i 与 i + d_k/2 配对),与 Hugging Face 的代码相同。",
+    "positional.rope_intro": "LLaMA、Mistral 以及当今多数语言模型都不在嵌入上加位置编码。**旋转"
+    "位置编码**(RoPE;Su 等,2021)把查询和键的每一对维度按与位置成正比的角度旋转,频率 ω_i = "
+    "base^(−2i/d_k):用的是头的维度 d_k,而不是 d_model;底数因模型而异 (这里和 Su 等为 "
+    "10,000;Llama 3 为 500,000)。位置 m 的查询与位置 n 的键相遇时的夹角是 (m − n)·ω_i:分数只"
+    "取决于偏移 m − n。Meta 的 LLaMA 代码把相邻维度配对 (2i 与 2i + 1);这里的配对采用 "
+    "GPT-NeoX 和 Hugging Face 的“旋转一半”布局 (维度 i 与 i + d_k/2),Hugging Face 在转换 "
+    "LLaMA 权重时会重排 W_Q 和 W_K,所以两者给出相同的分数。",
     "positional.rope_odd": "RoPE 旋转成对的维度,因此需要偶数的 d_k;侧边栏给出的是 d_k = {d_k}。"
     "请选择其他 d_model 或头数。",
     "positional.rope_pair": "维度对 i",
@@ -264,9 +278,10 @@ ZH = {
     "如果改为把正弦编码加到同样的查询和键上,同样的平移会让分数最多变化 {sin}:q·PE(n) 和 PE(m)·k "
     "取决于词元所在的位置,而不只是它们的距离。",
     "positional.alibi": "ALiBi:随距离增长的惩罚",
-    "positional.alibi_intro": "**ALiBi**(线性偏置注意力;Press 等,2022)完全不加编码:每个头从查询 i "
-    "对键 j 的分数中减去 m_h · (i − j),惩罚随距离线性增长,每个头的斜率 m_h 不同。Press 等报告:用 "
-    "ALiBi 在 1,024 个词元上训练的模型,困惑度与在 2,048 个词元上训练的正弦编码模型相当,并且在比训练"
+    "positional.alibi_intro": "**ALiBi**(线性偏置注意力;Press 等,2022)完全不加编码:每个头从查询"
+    " i 对键 j 的分数中减去 m_h · (i − j),惩罚随距离线性增长,每个头的斜率 m_h 不同。Press 等 "
+    "(2022,摘要) 报告:一个 13 亿参数的模型用 ALiBi 在 1,024 个词元上训练,在 2,048 个词元的输入"
+    "上评估时,困惑度与在 2,048 个词元上训练的正弦编码模型相当,而训练快 11%;并且 ALiBi 在比训练"
     "时更长的文本上依然有效。BLOOM 和 MPT 使用了它。",
     "positional.alibi_slopes": "你的 {nh} 个头的斜率(H 为 2 的幂时为 2^(−8h/H),否则用 BLOOM 的规则):{slopes}。",
     "positional.alibi_head": "头 {h} · m = {m}",

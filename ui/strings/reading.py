@@ -74,9 +74,9 @@ EN = {
     "reading.norms.layers_title": "Per layer: the share on [CLS], [SEP] and punctuation",
     "reading.norms.layers_what": "Mean over the layer's heads and over the query tokens, for this "
     "sentence. The dashed line marks one half.",
-    "reading.norms.layer_numbers": "Layer {layer}: [SEP] gets {w_sep:.1%} of the weights but "
-    "{n_sep:.1%} of the norms; [CLS] {w_cls:.1%} against {n_cls:.1%}; punctuation {w_punct:.1%} "
-    "against {n_punct:.1%}.",
+    "reading.norms.layer_numbers": "Layer {layer}, share of the weights against share of the "
+    "norms: [SEP] {w_sep:.1%} against {n_sep:.1%}; [CLS] {w_cls:.1%} against {n_cls:.1%}; "
+    "punctuation {w_punct:.1%} against {n_punct:.1%}.",
     "reading.measure.weights": "attention weights",
     "reading.measure.norms": "value-weighted norms",
     "reading.half": "one half",
@@ -94,8 +94,10 @@ EN = {
     "token. It assumes information mixes only through attention, linearly and equally across "
     "heads: an estimate, not a measurement of what the model uses.",
     "reading.rollout.residual": "Count the residual connection (0.5·A + 0.5·I)",
-    "reading.rollout.residual_help": "Without it, rollout multiplies the raw attention matrices "
-    "and tends to spread evenly after a few layers.",
+    "reading.rollout.residual_help": "Without it, rollout multiplies the raw attention "
+    "matrices. A product of row-stochastic matrices tends to give every row the same "
+    "distribution after a few layers (not a uniform one: on MiniLM about half of every row "
+    "goes to [CLS]).",
     "reading.rollout.fig": "Rollout through {span}",
     "reading.rollout.span": "layers 0 to {layer}",
     "reading.rollout.span_one": "layer 0 alone",
@@ -168,10 +170,12 @@ EN = {
     "reading.corpus.col.finding": "Clark et al. (2019), BERT-base",
     "reading.corpus.col.where": "where in the paper",
     "reading.corpus.col.minilm": "MiniLM here (weights | value norms)",
-    "reading.corpus.note": "MiniLM is a 6-layer model distilled from a larger one (12 heads of 32 "
-    "dimensions per layer), and the paper averaged 1000 Wikipedia segments of up to 128 tokens "
-    "in the form [CLS] A [SEP] B [SEP]: the numbers differ, and only the kinds of pattern "
-    "compare. The paper counts layers from 1, this page from 0.",
+    "reading.corpus.note": "all-MiniLM-L6-v2 is a 6-layer model distilled from a larger one "
+    "(12 heads of 32 dimensions per layer) and then fine-tuned contrastively on sentence "
+    "pairs, while the paper's BERT-base was trained by masked language modelling; the paper "
+    "averaged 1000 Wikipedia segments of up to 128 tokens in the form [CLS] A [SEP] B [SEP]. "
+    "The numbers differ, and only the kinds of pattern compare. The paper counts layers from "
+    "1, this page from 0.",
     "reading.corpus.cite": "Reference: {citation}",
     "reading.minilm.sep_layers": "largest per-layer [SEP] share: layer {lw}, {w:.1%} | layer {ln}, "
     "{n:.1%}. MiniLM parks on [CLS] instead: layer {cw}, {cwv:.1%} | layer {cn}, {cnv:.1%}",
@@ -199,9 +203,9 @@ ZH = {
     "在你的句子上解读 all-MiniLM-L6-v2 (即“预训练注意力头”页面的模型,{layers} 层 x {heads} 个头) "
     "的各个头。层和头都从 0 开始编号。",
     "reading.loading": "正在加载 all-MiniLM-L6-v2 (每个服务器只加载一次)…",
-    "reading.truncated": "输入共有 {n_total} 个 WordPiece 标记;模型最多读取 {limit} 个 "
+    "reading.truncated": "输入共有 {n_total} 个 WordPiece 词元;模型最多读取 {limit} 个 "
     "(其余被截断,保留最后的 [SEP])。",
-    "reading.tokens": "WordPiece 标记 ({n} 个)",
+    "reading.tokens": "WordPiece 词元 ({n} 个)",
     "reading.layer": "层",
     "reading.head": "头",
     "reading.pickers_help": "下面每个视图都显示这一层和这个头;点击“头的重要性”图中的格子也能选中它。",
@@ -213,7 +217,7 @@ ZH = {
     "reading.threshold": "阈值",
     "reading.top_k": "k (每行保留的格子数)",
     "reading.hidden": "过滤隐藏了这里 {share:.1%} 的注意力总量 ({total} 个格子中的 {n} 个)。",
-    "reading.cropped": "显示 {n} 个标记中的前 {shown} 个 (在此截断的行之和不为 1);过滤的比例按整个矩阵计算。",
+    "reading.cropped": "显示 {n} 个词元中的前 {shown} 个 (在此截断的行之和不为 1);过滤的比例按整个矩阵计算。",
     "reading.query": "查询",
     "reading.key": "键",
     "reading.weight": "权重",
@@ -227,54 +231,56 @@ ZH = {
     "reading.tab.qk": "查询/键图",
     "reading.tab.corpus": "在语料上",
     "reading.lines.title": "连线图:谁关注谁 (第 {layer} 层)",
-    "reading.lines.what": "每条线从一个查询标记 (左) 连到一个键标记 (右);线的不透明度是注意力权重,"
+    "reading.lines.what": "每条线从一个查询词元 (左) 连到一个键词元 (右);线的不透明度是注意力权重,"
     "颜色代表头,和 BertViz 的 head view 一样。它显示每个头的权重落在哪里,而不是沿着这些线实际传递了多少信息"
     " (见下面的值加权范数)。",
     "reading.lines.heads": "要画的头 (最多 {max} 个)",
-    "reading.lines.token": "只显示这个标记的线 (– = 所有标记)",
-    "reading.lines.side": "把这个标记作为",
+    "reading.lines.token": "只显示这个词元的线 (– = 所有词元)",
+    "reading.lines.side": "把这个词元作为",
     "reading.lines.side.query": "查询:从它出发的线",
     "reading.lines.side.key": "键:指向它的线",
-    "reading.lines.click": "点击一个标记,只保留它的线 (左列:作为查询,右列:作为键);"
-    "然后把鼠标停在另一侧的标记上,可看到每个头的精确权重。",
-    "reading.lines.hint": "点击只显示这个标记的线",
-    "reading.lines.cap": "连线图最多画 {cap} 个标记:显示 {n} 个中的前 {cap} 个。",
+    "reading.lines.click": "点击一个词元,只保留它的线 (左列:作为查询,右列:作为键);"
+    "然后把鼠标停在另一侧的词元上,可看到每个头的精确权重。",
+    "reading.lines.hint": "点击只显示这个词元的线",
+    "reading.lines.cap": "连线图最多画 {cap} 个词元:显示 {n} 个中的前 {cap} 个。",
     "reading.lines.floor": "低于 {floor} 的权重不画出 (在这样的不透明度下本来也看不见)。",
     "reading.lines.no_heads": "请至少选择一个头。",
     "reading.norms.title": "权重与值加权范数对比 (第 {layer} 层,第 {head} 个头)",
     "reading.norms.what": "左边是注意力权重 α_ij。右边是每个键实际加入的量的大小 ‖α_ij f(x_j)‖,"
     "其中 f(x) = (x W_V + b_V) W_O 属于这个头 (Kobayashi 等,2020),每行除以该行之和。"
-    "如果一个标记经过变换的值向量很小,即使权重很大也几乎什么都没传递;不过范数也说不出被传递的向量有什么含义。",
+    "如果一个词元经过变换的值向量很小,即使权重很大也几乎什么都没传递;不过范数也说不出被传递的向量有什么含义。",
     "reading.norms.weights_fig": "注意力权重",
     "reading.norms.norms_fig": "值加权范数 (占该行的比例)",
     "reading.norms.layers_title": "每一层:落在 [CLS]、[SEP] 和标点上的比例",
-    "reading.norms.layers_what": "对这一层的所有头和所有查询标记取平均,针对这个句子。虚线表示一半。",
-    "reading.norms.layer_numbers": "第 {layer} 层:[SEP] 得到 {w_sep:.1%} 的权重,但只占 {n_sep:.1%} "
-    "的范数;[CLS] 为 {w_cls:.1%} 对 {n_cls:.1%};标点为 {w_punct:.1%} 对 {n_punct:.1%}。",
+    "reading.norms.layers_what": "对这一层的所有头和所有查询词元取平均,针对这个句子。虚线表示一半。",
+    "reading.norms.layer_numbers": "第 {layer} 层,权重占比对范数占比:[SEP] 为 {w_sep:.1%} 对 "
+    "{n_sep:.1%};[CLS] 为 {w_cls:.1%} 对 {n_cls:.1%};标点为 {w_punct:.1%} 对 {n_punct:.1%}。",
     "reading.measure.weights": "注意力权重",
     "reading.measure.norms": "值加权范数",
     "reading.half": "一半",
     "reading.cat.cls": "[CLS]",
     "reading.cat.sep": "[SEP]",
     "reading.cat.punct": "标点",
-    "reading.cat.prev": "前一个标记",
-    "reading.cat.next": "后一个标记",
+    "reading.cat.prev": "前一个词元",
+    "reading.cat.next": "后一个词元",
     "reading.cat.self": "自身",
     "reading.rollout.title": "第 {layer} 层之后的 rollout,旁边是这一层的原始注意力",
     "reading.rollout.what": "注意力 rollout (Abnar 与 Zuidema,2020) 把{span}"
     "按头平均后的注意力相乘,并把残差连接算作一半的单位矩阵:第 i 行表示第 {layer} "
-    "层之后标记 i 有多少可以追溯到每个输入标记。它假设信息只通过注意力、以线性方式、在各个头之间平均地混合:"
+    "层之后词元 i 有多少可以追溯到每个输入词元。它假设信息只通过注意力、以线性方式、在各个头之间平均地混合:"
     "这是一个估计,而不是对模型实际使用了什么的测量。",
     "reading.rollout.residual": "计入残差连接 (0.5·A + 0.5·I)",
-    "reading.rollout.residual_help": "不计入时,rollout 直接把原始注意力矩阵相乘,几层之后往往会变得很均匀。",
+    "reading.rollout.residual_help": "不计入时,rollout 直接把原始注意力矩阵相乘。行随机矩阵的乘"
+    "积几层之后往往使每一行都变成同一个分布(而不是均匀分布:在 MiniLM 上,每一行大约一半的权重落"
+    "在 [CLS] 上)。",
     "reading.rollout.fig": "经过{span}的 rollout",
     "reading.rollout.span": "第 0 层到第 {layer} 层",
     "reading.rollout.span_one": "仅第 0 层",
     "reading.rollout.raw_fig": "第 {layer} 层:原始注意力 (各头平均)",
-    "reading.rollout.row": "该层之后的标记",
-    "reading.rollout.col": "输入标记",
+    "reading.rollout.row": "该层之后的词元",
+    "reading.rollout.col": "输入词元",
     "reading.rollout.value": "rollout 占比",
-    "reading.rollout.feeds_title": "哪些输入标记汇入 [CLS] 和句子向量",
+    "reading.rollout.feeds_title": "哪些输入词元汇入 [CLS] 和句子向量",
     "reading.rollout.feeds_what": "在最后一层 (第 {layer} 层) 之后:rollout 中 [CLS] 那一行,以及所有行的平均。"
     "all-MiniLM-L6-v2 的句子向量是最后一层隐藏状态的平均 (平均池化),所以这个平均就是 rollout "
     "对句子向量来源的估计。",
@@ -290,7 +296,7 @@ ZH = {
     "reading.ablation.top": "对这个句子最重要的是:第 {layer} 层,第 {head} 个头 (1 − cos = {value});"
     "最不重要的是:第 {low_layer} 层,第 {low_head} 个头 ({low})。",
     "reading.ablation.head_fig": "第 {layer} 层,第 {head} 个头:注意力权重",
-    "reading.ablation.long": "这个句子有 {n} 个标记:头消融要对编码器的 {copies} 个副本分批运行 {layers} "
+    "reading.ablation.long": "这个句子有 {n} 个词元:头消融要对编码器的 {copies} 个副本分批运行 {layers} "
     "次,在这个长度下需要几秒钟。",
     "reading.ablation.button": "计算头的重要性",
     "reading.ablation.running": "正在依次把每个头置零…",
@@ -310,12 +316,12 @@ ZH = {
     "reading.corpus.title": "MiniLM 在看什么?",
     "reading.corpus.what": "同样的比例,在为本项目编写的 {n} 个英文句子 (mha_core/data/corpus_en.txt) "
     "上取平均,分别按权重和按值加权范数计算,并与 Clark 等 (2019) 对 BERT-base 的发现并列。"
-    "平均值掩盖了句子之间的差异,而且这些类别有重叠 (第一个词之前的标记就是 [CLS])。",
+    "平均值掩盖了句子之间的差异,而且这些类别有重叠 (第一个词之前的词元就是 [CLS])。",
     "reading.corpus.run": "运行语料统计 ({n} 个句子;每个服务器只计算一次)",
     "reading.corpus.progress": "第 {done} / {total} 个句子…",
-    "reading.corpus.done": "{n} 个句子,共 {tokens} 个 WordPiece 标记。",
-    "reading.corpus.fig_what": "每一层,对头、查询标记和句子取平均。虚线表示一半。",
-    "reading.corpus.heads_title": "超过一半注意力落在前一个标记、后一个标记、[SEP] 或 [CLS] 上的头",
+    "reading.corpus.done": "{n} 个句子,共 {tokens} 个 WordPiece 词元。",
+    "reading.corpus.fig_what": "每一层,对头、查询词元和句子取平均。虚线表示一半。",
+    "reading.corpus.heads_title": "超过一半注意力落在前一个词元、后一个词元、[SEP] 或 [CLS] 上的头",
     "reading.corpus.col.category": "落在",
     "reading.corpus.col.measure": "度量",
     "reading.corpus.col.heads": "头 (占比)",
@@ -326,9 +332,10 @@ ZH = {
     "reading.corpus.col.finding": "Clark 等 (2019),BERT-base",
     "reading.corpus.col.where": "论文中的位置",
     "reading.corpus.col.minilm": "这里的 MiniLM (权重 | 值加权范数)",
-    "reading.corpus.note": "MiniLM 是从更大的模型蒸馏出来的 6 层模型 (每层 12 个头,每个头 32 维),"
-    "而论文平均的是 1000 个最长 128 个标记、形式为 [CLS] A [SEP] B [SEP] 的维基百科片段:"
-    "数字会不同,能比较的只是模式的种类。论文的层从 1 开始编号,本页从 0 开始。",
+    "reading.corpus.note": "all-MiniLM-L6-v2 是从更大的模型蒸馏出来的 6 层模型 (每层 12 个头,每"
+    "个头 32 维),之后又在句子对上做了对比学习微调;而论文中的 BERT-base 是用掩码语言建模训练的;"
+    "论文平均的是 1000 个最长 128 个词元、形式为 [CLS] A [SEP] B [SEP] 的维基百科片段。数字会不"
+    "同,能比较的只是模式的种类。论文的层从 1 开始编号,本页从 0 开始。",
     "reading.corpus.cite": "参考文献:{citation}",
     "reading.minilm.sep_layers": "每层 [SEP] 占比的最大值:第 {lw} 层,{w:.1%} | 第 {ln} 层,{n:.1%}。"
     "MiniLM 转而停靠在 [CLS] 上:第 {cw} 层,{cwv:.1%} | 第 {cn} 层,{cnv:.1%}",
@@ -337,9 +344,9 @@ ZH = {
     "reading.minilm.profile": "最关注 [CLS]:第 {cls} 层;最关注 [SEP]:第 {sep} 层;最关注标点:第 {punct} 层 (按权重)",
     "reading.minilm.not_measured": "这里没有测量 (需要单独统计 [SEP] 所在的行)",
     "reading.clark.0": "在 BERT 的第 6-10 层,超过一半的注意力集中在 [SEP] 上。",
-    "reading.clark.1": "有四个注意力头 (在第 2、4、7、8 层) 平均把超过 50% 的注意力放在前一个标记上。",
-    "reading.clark.2": "有五个注意力头 (在第 1、2、2、3、6 层) 把超过 50% 的注意力放在后一个标记上。",
-    "reading.clark.3": "大多数头很少关注当前标记本身。",
+    "reading.clark.1": "有四个注意力头 (在第 2、4、7、8 层) 平均把超过 50% 的注意力放在前一个词元上。",
+    "reading.clark.2": "有五个注意力头 (在第 1、2、2、3、6 层) 把超过 50% 的注意力放在后一个词元上。",
+    "reading.clark.3": "大多数头很少关注当前词元本身。",
     "reading.clark.4": "浅层的头关注 [CLS],中间层的头关注 [SEP],深层的头关注句号和逗号。",
-    "reading.clark.5": "处理 [SEP] 的头几乎全部 (超过 90%) 关注它自己和另一个 [SEP] 标记。",
+    "reading.clark.5": "处理 [SEP] 的头几乎全部 (超过 90%) 关注它自己和另一个 [SEP] 词元。",
 }

@@ -3,10 +3,13 @@
 EN = {
     "scaling.sentence_capped": "the temperature curves recompute the softmax and its Jacobian for every row of every head at 22 temperatures, which takes too long for a longer text.",
     "scaling.title": "Scaling lab: why divide by √d_k?",
-    "scaling.intro": "Attention scores are dot products q·k of d_k-dimensional vectors. "
-    '"We need to re-scale the weights by 1/√D … 1/√D ensures that the standard deviation '
-    'of the outputs is roughly equal to 1." This page measures that claim: first on random '
-    "vectors, then on the softmax that follows, then on your sentence.",
+    "scaling.intro": "Attention scores are dot products q·k of d_k-dimensional vectors. If the "
+    "components of q and k are independent with mean 0 and variance 1, q·k has mean 0 and "
+    "variance d_k (Vaswani et al. 2017, §3.2.1, footnote 4); dividing the scores (the "
+    "softmax's logits, not the weights) by √d_k brings their standard deviation back to 1. "
+    "Large scores would push the softmax into regions with extremely small gradients. This "
+    "page measures both: first on random vectors, then on the softmax that follows, then on "
+    "your sentence.",
     "scaling.variance_why": "Each product q_i·k_i of independent components with mean 0 and "
     "variance 1 has variance 1, and the d_k products are independent, so their variances "
     "add up. This holds for any such distribution, not only the normal one: try the others.",
@@ -44,8 +47,9 @@ EN = {
     "scaling.sat_intro": "Each query scores T random keys and a softmax turns the T scores "
     "into weights. As d_k grows the unscaled scores spread out, one score wins by a wide "
     "margin, and the softmax becomes one-hot: the largest weight goes to 1, the entropy to 0, "
-    "and the softmax Jacobian J (how the weights move when the scores move: the gradient "
-    "that training needs) goes to 0. Scaled scores keep the same spread for every d_k.",
+    "and the softmax Jacobian J (how the weights move when the scores move; every gradient "
+    "that reaches the scores passes through it) goes to 0. Scaled scores keep the same spread "
+    "for every d_k.",
     "scaling.n_keys": "Keys per query T",
     "scaling.n_keys_help": "The length of the sequence each query attends over.",
     "scaling.max_weight": "mean max weight",
@@ -54,11 +58,11 @@ EN = {
     "scaling.unscaled": "unscaled softmax(q·k)",
     "scaling.scaled": "scaled softmax(q·k/√d_k)",
     "scaling.uniform": "uniform weights 1/{t}",
-    "scaling.sat_result": "Measured with T = {t} keys, {rows} queries per d_k. At "
-    "d_k = {d_hi}, unscaled: mean max weight **{mw_u:.3f}**, entropy **{en_u:.3f}** nats, "
-    "‖J‖ = **{j_u}**; scaled: {mw_s:.3f}, {en_s:.3f} nats, ‖J‖ = {j_s}. The "
-    "scaled gradient is {ratio}× the unscaled one. (Uniform weights: max weight "
-    "{u_mw:.4f}, entropy {u_en:.3f} nats; at d_k = {d_lo} the unscaled ‖J‖ was {j_0}.)",
+    "scaling.sat_result": "Measured with T = {t} keys, {rows} queries per d_k. At d_k = "
+    "{d_hi}, unscaled: mean max weight **{mw_u:.3f}**, entropy **{en_u:.3f}** nats, ‖J‖ = "
+    "**{j_u}**; scaled: {mw_s:.3f}, {en_s:.3f} nats, ‖J‖ = {j_s}. ‖J‖ ratio, scaled to "
+    "unscaled: {ratio}×. (Uniform weights: max weight {u_mw:.4f}, entropy {u_en:.3f} nats; at "
+    "d_k = {d_lo} the unscaled ‖J‖ was {j_0}.)",
     "scaling.sentence_title": "3. On your sentence",
     "scaling.additive_note": "The sidebar selects additive scores, which are not divided by "
     "√d_k; this section uses dot-product scores with the same weights and seed.",
@@ -80,7 +84,7 @@ EN = {
     "**{std:.3f}**, the scaled ones {sstd:.3f}. Mean max weight: unscaled **{mw_u:.3f}**, "
     "scaled {mw_s:.3f}. Mean entropy: unscaled **{en_u:.3f}**, scaled {en_s:.3f} nats. "
     "Mean ‖J‖: unscaled **{j_u}**, scaled {j_s}.",
-    "scaling.temp_title": "1/√d_k is a softmax temperature",
+    "scaling.temp_title": "√d_k is a softmax temperature",
     "scaling.temp_heatmap": "softmax(QKᵀ/τ), τ = {tau}",
     "scaling.temp_result": "At τ = {tau}: mean max weight {mw:.3f}, entropy {en:.3f} "
     "nats. Largest difference from the scaled weights softmax(QKᵀ/√d_k), with "
@@ -99,9 +103,10 @@ EN = {
 ZH = {
     "scaling.sentence_capped": "温度曲线要在 22 个温度下为每个头的每一行重新计算 softmax 及其雅可比矩阵,文本更长时耗时过久。",
     "scaling.title": "缩放实验:为什么除以 √d_k?",
-    "scaling.intro": "注意力得分是 d_k 维向量的点积 q·k。“我们需要把权重乘以 1/√D 重新缩放"
-    "…… 1/√D 保证输出的标准差大约等于 1。”本页检验这个说法:先在随机向量上,再在其后的 "
-    "softmax 上,最后在你的句子上。",
+    "scaling.intro": "注意力得分是 d_k 维向量的点积 q·k。若 q 和 k 的各分量独立、均值为 0、方"
+    "差为 1,则 q·k 的均值为 0、方差为 d_k (Vaswani 等 2017,§3.2.1,脚注 4);把得分 (softmax 的 "
+    "logits,而不是权重) 除以 √d_k,标准差就回到 1。得分过大会把 softmax 推入梯度极小的区域。本"
+    "页检验这两点:先在随机向量上,再在其后的 softmax 上,最后在你的句子上。",
     "scaling.variance_why": "各分量独立、均值为 0、方差为 1 时,每个乘积 q_i·k_i 的方差为 1,"
     "d_k 个乘积相互独立,方差可以相加。这对任何这样的分布都成立,不只是正态分布:试试其他"
     "分布。",
@@ -134,10 +139,10 @@ ZH = {
     "经过 softmax 后权重之比为 e^{gap:.2f} = {odds};缩放后 (相差 {sgap:.2f}) 只有 "
     "{sodds}。",
     "scaling.sat_title": "2. 不缩放时 softmax 会饱和",
-    "scaling.sat_intro": "每个查询对 T 个随机键打分,softmax 把 T 个得分变成权重。d_k 越大,"
-    "未缩放的得分越分散,一个得分遥遥领先,softmax 变成独热:最大权重趋于 1,熵趋于 0,"
-    "softmax 的雅可比矩阵 J (得分变化时权重如何变化:训练所需的梯度) 趋于 0。缩放后的得分"
-    "对每个 d_k 都保持相同的离散程度。",
+    "scaling.sat_intro": "每个查询对 T 个随机键打分,softmax 把 T 个得分变成权重。d_k 越大,未缩"
+    "放的得分越分散,一个得分遥遥领先,softmax 变成独热:最大权重趋于 1,熵趋于 0,softmax 的雅可比"
+    "矩阵 J (得分变化时权重如何变化;传到得分的每个梯度都要经过它) 趋于 0。缩放后的得分对每个 "
+    "d_k 都保持相同的离散程度。",
     "scaling.n_keys": "每个查询的键数 T",
     "scaling.n_keys_help": "每个查询所关注的序列长度。",
     "scaling.max_weight": "平均最大权重",
@@ -146,11 +151,10 @@ ZH = {
     "scaling.unscaled": "未缩放 softmax(q·k)",
     "scaling.scaled": "缩放 softmax(q·k/√d_k)",
     "scaling.uniform": "均匀权重 1/{t}",
-    "scaling.sat_result": "用 T = {t} 个键、每个 d_k {rows} 个查询测得。d_k = {d_hi} 时,"
-    "未缩放:平均最大权重 **{mw_u:.3f}**,熵 **{en_u:.3f}** nats,‖J‖ = **{j_u}**;"
-    "缩放后:{mw_s:.3f},{en_s:.3f} nats,‖J‖ = {j_s}。缩放后的梯度是未缩放的 "
-    "{ratio} 倍。(均匀权重:最大权重 {u_mw:.4f},熵 {u_en:.3f} nats;d_k = {d_lo} 时"
-    "未缩放的 ‖J‖ 为 {j_0}。)",
+    "scaling.sat_result": "用 T = {t} 个键、每个 d_k {rows} 个查询测得。d_k = {d_hi} 时,未缩放:"
+    "平均最大权重 **{mw_u:.3f}**,熵 **{en_u:.3f}** nats,‖J‖ = **{j_u}**;缩放后"
+    ":{mw_s:.3f},{en_s:.3f} nats,‖J‖ = {j_s}。‖J‖ 之比 (缩放后比未缩放):{ratio} 倍。(均匀权"
+    "重:最大权重 {u_mw:.4f},熵 {u_en:.3f} nats;d_k = {d_lo} 时未缩放的 ‖J‖ 为 {j_0}。)",
     "scaling.sentence_title": "3. 在你的句子上",
     "scaling.additive_note": "侧边栏选择的是加性注意力得分,它不除以 √d_k;本节使用相同权重和"
     "种子的点积得分。",
@@ -170,7 +174,7 @@ ZH = {
     "缩放后为 {sstd:.3f}。平均最大权重:未缩放 **{mw_u:.3f}**,缩放 {mw_s:.3f}。平均熵:"
     "未缩放 **{en_u:.3f}**,缩放 {en_s:.3f} nats。平均 ‖J‖:未缩放 **{j_u}**,"
     "缩放 {j_s}。",
-    "scaling.temp_title": "1/√d_k 就是 softmax 的温度",
+    "scaling.temp_title": "√d_k 就是 softmax 的温度",
     "scaling.temp_heatmap": "softmax(QKᵀ/τ),τ = {tau}",
     "scaling.temp_result": "τ = {tau} 时:平均最大权重 {mw:.3f},熵 {en:.3f} nats。"
     "与缩放后的权重 softmax(QKᵀ/√d_k) (d_k = {d_k},√d_k = {sqrt}) 的最大差值:"
@@ -181,6 +185,6 @@ ZH = {
     "scaling.mark_current": "你的 τ = {tau}",
     "scaling.temp_curve": "你的句子上的 softmax(QKᵀ/τ)",
     "scaling.tau_axis": "温度 τ (对数刻度)",
-    "scaling.temp_caption": "曲线是在你的句子上对滑块的每个温度计算出来的;标记分别是未缩放的"
+    "scaling.temp_caption": "曲线是在你的句子上对滑块的每个温度计算出来的;图中的点分别是未缩放的"
     "权重、缩放后的权重和你选择的 τ。",
 }

@@ -59,9 +59,9 @@ EN = {
     "step.s1.text": "For each head, the model applies different linear projections to get its "
     "queries, keys and values. These projections are learned during training and let each head "
     "focus on different aspects of the input.",
-    "step.s1.convention": "Many textbooks write $Q_h = W_Q^h \\cdot Q$ with column vectors. "
-    "Here each row is a token, so the same product reads $Q_h = X W_Q^h$: $W_Q^h$ is the block "
-    "of columns {start}–{stop} of $W_Q$ that belongs to head {h}.",
+    "step.s1.convention": "Many textbooks use column vectors, $q = W x$, where their $W$ is "
+    "the transpose of the $W_Q^h$ here. With one row per token the same product reads $Q_h = X "
+    "W_Q^h$: $W_Q^h$ is the block of columns {start}–{stop} of $W_Q$ that belongs to head {h}.",
     "step.s1.shapes": "Shapes: $X$ ({T} × {C}) · $W_Q^h$ ({C} × {d_k}) → $Q_h$ ({T} × {d_k}); "
     "the same for $K_h$ and $V_h$.",
     "step.s1.bias_zero": "The biases $b_Q^h, b_K^h, b_V^h$ are 0 here (they start at zero).",
@@ -71,9 +71,10 @@ EN = {
     # step 2: scores
     "step.s2.title": "2 · Scaled dot-product attention: the scores",
     "step.s2.title_additive": "2 · Attention scores: additive scoring",
-    "step.s2.text": "For each head, the dot product between queries and keys gives the attention "
-    "scores: entry (i, j) says how well query i matches key j. They are scaled by the square "
-    "root of the key dimension to avoid large values when the dimensionality is high.",
+    "step.s2.text": "For each head, the dot product between queries and keys gives the "
+    "attention scores: entry (i, j) says how well query i matches key j. They are divided by "
+    "the square root of the key dimension: dot products spread more as it grows, and large "
+    "scores saturate the softmax, where its gradients vanish (Vaswani et al. 2017, §3.2.1).",
     "step.s2.sqrt": "With d_k = {d_k}: $\\sqrt{{d_k}}$ = {sqrt_dk}, so each score is multiplied "
     "by {factor}.",
     "step.s2.noscale": "Scaling is off in the sidebar: the scores go on undivided (try it and "
@@ -84,8 +85,10 @@ EN = {
     "step.s2.additive_text": "The scoring function is additive (Bahdanau): a small network "
     "scores each query-key pair with its own parameters $W_q^h, W_k^h$ ({d_k} × {d_k}) and "
     "$v_h$ ({d_k}), instead of the dot product.",
-    "step.s2.additive_noscale": "The $1/\\sqrt{{d_k}}$ factor does not apply to additive scores: "
-    "the tanh already keeps every feature in [-1, 1].",
+    "step.s2.additive_noscale": "The $1/\\sqrt{{d_k}}$ factor is not applied to additive "
+    "scores. The score $v_h^\\top \\tanh(\\cdot)$ is a sum of d_k terms, each bounded since "
+    "tanh lies in [-1, 1], so it could grow with d_k; what keeps it of order 1 is the "
+    "initialisation of $v_h$, uniform in ±1/√d_k here.",
     "step.s2.additive_shapes": "Shapes: for query i, $q_i W_q^h$ (1 × {d_k}) + $K_h W_k^h$ "
     "({T} × {d_k}) → tanh → · $v_h$ ({d_k}) → one row of scores (1 × {T}); all rows: "
     "{T} × {T}.",
@@ -136,8 +139,9 @@ EN = {
     "$W_O$ to combine the results of the different heads into a single representation. The "
     "outlined rows of $W_O$ are the ones that multiply head {h}'s block: every output dimension "
     "mixes all heads.",
-    "step.s5.convention": "Many textbooks write $W_O \\cdot \\text{{MultiHeadOutput}}$ with "
-    "column vectors; with one row per token it reads $\\text{{MultiHeadOutput}}\\, W_O + b_O$.",
+    "step.s5.convention": "With column vectors many textbooks write $W \\cdot "
+    "\\text{{MultiHeadOutput}}$, where their $W$ is the transpose of the $W_O$ here; with one "
+    "row per token it reads $\\text{{MultiHeadOutput}}\\, W_O + b_O$.",
     "step.s5.shapes": "Shapes: MultiHeadOutput ({T} × {C}) · $W_O$ ({C} × {C}) → FinalOutput "
     "({T} × {C}).",
     "step.s5.done": "FinalOutput is exactly what the layer returns; the tests recompose it from "
@@ -176,14 +180,14 @@ EN = {
 
 ZH = {
     "step.title": "逐步计算:一个头,一个查询",
-    "step.intro": "用侧边栏中句子和设置的真实数值,跟随一个头和一个查询标记,从输入 (第 0 个标签页) 出发,走完多头注意力的五个步骤 (第 1 到 5 个标签页)。"
+    "step.intro": "用侧边栏中句子和设置的真实数值,跟随一个头和一个查询词元,从输入 (第 0 个标签页) 出发,走完多头注意力的五个步骤 (第 1 到 5 个标签页)。"
     "把鼠标悬停在任意格子上即可看到精确数值。",
     "step.random_note": "权重是随机的 (种子 {seed}),没有经过训练:数值展示的是计算过程,而不是语义。",
     "step.head": "头 h",
     "step.head_help": "每个头都有自己的投影 $W_Q^h, W_K^h, W_V^h$,并在自己的 d_k = {d_k} 维中计算。",
     "step.head_option": "h = {h}",
-    "step.query": "查询标记 i",
-    "step.query_help": "在各个步骤中被跟踪 (加框) 的那一行对应的标记:它关注哪里,又得到什么。",
+    "step.query": "查询词元 i",
+    "step.query_help": "在各个步骤中被跟踪 (加框) 的那一行对应的词元:它关注哪里,又得到什么。",
     "step.query_option": "{i}: {token}",
     "step.dims": "显示的 d_model 维度",
     "step.dims_help": "d_model = {d_model} 太宽,无法一次画出:带 d_model 轴的图每次显示 {window} 个维度。"
@@ -193,7 +197,7 @@ ZH = {
     "step.window_option": "{start}–{stop}",
     "step.window_note": "裁剪视图:d_model 轴显示第 {start}–{stop} 维 (共 {total} 维)。",
     "step.dk_window_note": "裁剪视图:d_k 轴显示第 {start}–{stop} 维 (共 {total} 维)。",
-    "step.outline_note": "加框部分:在每个“每个标记一行”的矩阵中,是查询 {i} 的那一行;"
+    "step.outline_note": "加框部分:在每个“每个词元一行”的矩阵中,是查询 {i} 的那一行;"
     "在拼接结果和 $W_O$ 中,是头 {h} 的那一块。",
     "step.tab.0": "0 · 输入 X",
     "step.tab.1": "1 · Q、K、V",
@@ -203,17 +207,18 @@ ZH = {
     "step.tab.5": "5 · 输出",
     "step.next": "下一步:{step} →",
     "step.s0.title": "0 · 输入 X",
-    "step.s0.text": "$X$ 的每一行是一个标记:它的词向量 $E$ (随机,有种子) 加上它的位置编码 $PE$。"
+    "step.s0.text": "$X$ 的每一行是一个词元:它的词向量 $E$ (随机,有种子) 加上它的位置编码 $PE$。"
     "所有头都从同一个 $X$ 出发。",
-    "step.s0.text_nope": "$X$ 的每一行是一个标记的词向量 $E$ (随机,有种子)。侧边栏中关闭了位置编码,"
+    "step.s0.text_nope": "$X$ 的每一行是一个词元的词向量 $E$ (随机,有种子)。侧边栏中关闭了位置编码,"
     "所以 $X = E$。所有头都从同一个 $X$ 出发。",
     "step.s0.shapes": "形状:$X$ 为 $T \\times d_{{model}}$ = {T} × {C}。",
     "step.s0.parts": "两个组成部分:E 与 PE",
     "step.s1.title": "1 · 查询、键和值的线性投影",
     "step.s1.text": "对于每个头,模型应用不同的线性投影,得到它的查询、键和值。"
     "这些投影在训练过程中被学习,允许每个头关注输入序列的不同方面。",
-    "step.s1.convention": "许多教材写作 $Q_h = W_Q^h \\cdot Q$ (列向量)。这里每一行是一个标记,"
-    "所以同一个乘积写作 $Q_h = X W_Q^h$:$W_Q^h$ 是 $W_Q$ 中属于头 {h} 的第 {start}–{stop} 列。",
+    "step.s1.convention": "许多教材用列向量,写作 $q = W x$,其中的 $W$ 是这里 $W_Q^h$ 的转置。每"
+    "个词元一行时,同一个乘积写作 $Q_h = X W_Q^h$:$W_Q^h$ 是 $W_Q$ 中属于头 {h} 的第 {start}–"
+    "{stop} 列。",
     "step.s1.shapes": "形状:$X$ ({T} × {C}) · $W_Q^h$ ({C} × {d_k}) → $Q_h$ ({T} × {d_k});"
     "$K_h$ 和 $V_h$ 同理。",
     "step.s1.bias_zero": "这里的偏置 $b_Q^h, b_K^h, b_V^h$ 为 0 (初始值为零)。",
@@ -222,14 +227,17 @@ ZH = {
     "step.s2.title": "2 · 缩放点积注意力:得分",
     "step.s2.title_additive": "2 · 注意力得分:加性注意力",
     "step.s2.text": "对于每个头,计算查询与键之间的点积以确定注意力得分:第 (i, j) 项表示查询 i "
-    "与键 j 的匹配程度。为避免高维度下得分过大,得分除以键向量维度的平方根进行缩放。",
+    "与键 j 的匹配程度。得分除以键向量维度的平方根:点积随维度增大,而过大的得分会使 softmax 饱和"
+    ",梯度随之消失 (Vaswani 等 2017,§3.2.1)。",
     "step.s2.sqrt": "d_k = {d_k}:$\\sqrt{{d_k}}$ = {sqrt_dk},所以每个得分乘以 {factor}。",
     "step.s2.noscale": "侧边栏中关闭了缩放:得分不做除法 (可在“缩放实验”页面观察 softmax 如何饱和)。",
     "step.s2.temperature": "softmax 温度 {temperature} 也会除以得分。",
     "step.s2.shapes": "形状:$Q_h$ ({T} × {d_k}) · $K_h^\\top$ ({d_k} × {T}) → 得分 ({T} × {T})。",
     "step.s2.additive_text": "评分函数是加性注意力 (Bahdanau):用一个小网络为每一对查询和键打分,"
     "它有自己的参数 $W_q^h, W_k^h$ ({d_k} × {d_k}) 和 $v_h$ ({d_k}),取代点积。",
-    "step.s2.additive_noscale": "$1/\\sqrt{{d_k}}$ 缩放不适用于加性得分:tanh 已经把每个特征限制在 [-1, 1] 内。",
+    "step.s2.additive_noscale": "加性得分不乘 $1/\\sqrt{{d_k}}$。得分 $v_h^\\top \\tanh(\\cdot)$ 是"
+    " d_k 项之和,tanh 在 [-1, 1] 内,每一项都有界,但总和可能随 d_k 增大;让它保持在 1 的量级的是 "
+    "$v_h$ 的初始化,这里在 ±1/√d_k 内均匀取值。",
     "step.s2.additive_shapes": "形状:对查询 i,$q_i W_q^h$ (1 × {d_k}) + $K_h W_k^h$ ({T} × {d_k}) "
     "→ tanh → · $v_h$ ({d_k}) → 一行得分 (1 × {T});所有行:{T} × {T}。",
     "step.s2.additive_parts": "头 {h} 的加性打分器,以及查询 {i} 的特征",
@@ -270,12 +278,12 @@ ZH = {
     "step.s5.title": "5 · 最终线性投影",
     "step.s5.text": "拼接后的输出通过一个最终的线性变换 $W_O$,合并不同头的结果,生成一个单一的表示。"
     "$W_O$ 中加框的行与头 {h} 的那一块相乘:每个输出维度都混合了所有头。",
-    "step.s5.convention": "许多教材写作 $W_O \\cdot \\text{{MultiHeadOutput}}$ (列向量);"
-    "每个标记一行时写作 $\\text{{MultiHeadOutput}}\\, W_O + b_O$。",
+    "step.s5.convention": "许多教材用列向量写作 $W \\cdot \\text{{MultiHeadOutput}}$,其中的 $W$ "
+    "是这里 $W_O$ 的转置;每个词元一行时写作 $\\text{{MultiHeadOutput}}\\, W_O + b_O$。",
     "step.s5.shapes": "形状:MultiHeadOutput ({T} × {C}) · $W_O$ ({C} × {C}) → FinalOutput ({T} × {C})。",
     "step.s5.done": "FinalOutput 正是该层返回的结果;测试用这些部分把它重新组合出来。",
     "step.fig.x": "X ({T} × {C})",
-    "step.fig.e": "E:词向量",
+    "step.fig.e": "E:词元的词向量",
     "step.fig.pe": "PE:位置编码",
     "step.fig.w": "头 {h} 的 {name} ({rows} × {cols})",
     "step.fig.qkv": "{name} ({T} × {d_k})",
@@ -293,7 +301,7 @@ ZH = {
     "step.fig.concat": "MultiHeadOutput = 拼接 ({T} × {C})",
     "step.fig.w_o": "W_O ({C} × {C})",
     "step.fig.output": "FinalOutput ({T} × {C})",
-    "step.axis.token": "标记",
+    "step.axis.token": "词元",
     "step.axis.query": "查询",
     "step.axis.key": "键",
     "step.axis.dim": "维度",

@@ -86,18 +86,19 @@ EN = {
     "train.kind.decoder_self": "Decoder, masked self",
     "train.kind.encoder_self": "Encoder self",
     "train.layer": "Layer",
-    "train.hint.cross.reverse": "Row t is the decoder reading its t-th symbol (`<bos>` first) "
-    "to predict the next one; columns are the input symbols. To reverse, row t must read source "
-    "position n−1−t: a trained head draws an **anti-diagonal**. Beside each head's number: the "
-    "mean weight its rows put on that position.",
-    "train.hint.cross.copy": "Row t is the decoder reading its t-th symbol (`<bos>` first) to "
-    "predict the next one; columns are the input symbols. To copy, row t must read source "
-    "position t: a trained head draws a **diagonal**. Beside each head's number: the mean "
-    "weight its rows put on that position.",
-    "train.hint.cross.sort": "Row t is the decoder reading its t-th symbol (`<bos>` first) to "
-    "predict the next one; columns are the input symbols. Sorting has no fixed position: a head "
-    "must find the next symbol in alphabet order wherever it is.",
-    "train.hint.decoder_self": "The decoder's masked self-attention: row t sees only rows 0 to "
+    "train.hint.cross.reverse": "Row t (counting from 0) is the decoder reading `<bos>` and "
+    "its first t outputs to predict output t; columns are the input symbols. To reverse, "
+    "output t is the source symbol at position n−1−t: a trained head draws an "
+    "**anti-diagonal**. Beside each head's number: the mean weight its rows put on that "
+    "position.",
+    "train.hint.cross.copy": "Row t (counting from 0) is the decoder reading `<bos>` and its "
+    "first t outputs to predict output t; columns are the input symbols. To copy, output t is "
+    "the source symbol at position t: a trained head draws a **diagonal**. Beside each head's "
+    "number: the mean weight its rows put on that position.",
+    "train.hint.cross.sort": "Row t (counting from 0) is the decoder reading `<bos>` and its "
+    "first t outputs to predict output t; columns are the input symbols. Sorting has no fixed "
+    "position: a head must find the next symbol in alphabet order wherever it is.",
+    "train.hint.decoder_self": "The decoder's masked self-attention: row t sees only keys 0 to "
     "t (the weights above the diagonal are exactly 0).",
     "train.hint.encoder_self": "The encoder's self-attention over the input symbols: every "
     "symbol sees every symbol.",
@@ -130,7 +131,7 @@ EN = {
     "train.try.outside_one": "The model never saw a sequence of 1 symbol in training (only "
     "{min_len} to {max_len}): this shows how it generalises.",
     "train.try.attention": "The attention that made the answer: the decoder reads its own "
-    "answer one symbol at a time (row t predicts symbol t + 1).",
+    "answer one symbol at a time (row t, counting from 0, predicts output t).",
 }
 
 ZH = {
@@ -151,7 +152,7 @@ ZH = {
     "train.task_desc.copy": "**复制**:`c a b b a g e` → `c a b b a g e`。每个输出符号是相同"
     "位置上的输入符号。",
     "train.d_model": "d_model",
-    "train.d_model_help": "模型中每个标记向量的宽度。",
+    "train.d_model_help": "模型中每个词元向量的宽度。",
     "train.n_heads": "头数 h (d_model 的因数)",
     "train.n_heads_help": "每个头在 d_k = d_model / h 维中工作:只提供 d_model 的因数。",
     "train.n_layers": "层数",
@@ -186,7 +187,7 @@ ZH = {
     "train.fig.live": "目前为止的损失和准确率",
     "train.axis.step": "步",
     "train.axis.loss": "损失 (交叉熵)",
-    "train.axis.token_acc": "标记准确率",
+    "train.axis.token_acc": "词元准确率",
     "train.axis.exact_acc": "整句准确率",
     "train.axis.accuracy": "准确率",
     "train.curves_note": "在每一步的训练批次上使用教师强制(解码器读入正确的前一个符号)测得;"
@@ -206,16 +207,16 @@ ZH = {
     "train.kind.decoder_self": "解码器掩码自注意力",
     "train.kind.encoder_self": "编码器自注意力",
     "train.layer": "层",
-    "train.hint.cross.reverse": "第 t 行是解码器读入它的第 t 个符号(先是 `<bos>`)来预测下一个;"
-    "列是输入符号。要反转,第 t 行必须读取源位置 n−1−t:训练好的头会画出一条**反对角线**。"
+    "train.hint.cross.reverse": "第 t 行 (从 0 数起) 是解码器读入 `<bos>` 和它的前 t 个输出,用"
+    "来预测输出 t;列是输入符号。要反转,输出 t 是源位置 n−1−t 上的符号:训练好的头会画出一条**"
+    "反对角线**。每个头编号旁是它各行放在该位置上的平均权重。",
+    "train.hint.cross.copy": "第 t 行 (从 0 数起) 是解码器读入 `<bos>` 和它的前 t 个输出,用来预"
+    "测输出 t;列是输入符号。要复制,输出 t 是源位置 t 上的符号:训练好的头会画出一条**对角线**。"
     "每个头编号旁是它各行放在该位置上的平均权重。",
-    "train.hint.cross.copy": "第 t 行是解码器读入它的第 t 个符号(先是 `<bos>`)来预测下一个;"
-    "列是输入符号。要复制,第 t 行必须读取源位置 t:训练好的头会画出一条**对角线**。"
-    "每个头编号旁是它各行放在该位置上的平均权重。",
-    "train.hint.cross.sort": "第 t 行是解码器读入它的第 t 个符号(先是 `<bos>`)来预测下一个;"
-    "列是输入符号。排序没有固定的位置:头必须找到按字母顺序的下一个符号,无论它在哪里。",
-    "train.hint.decoder_self": "解码器的掩码自注意力:第 t 行只能看到第 0 到 t 行(对角线以上的"
-    "权重恰好为 0)。",
+    "train.hint.cross.sort": "第 t 行 (从 0 数起) 是解码器读入 `<bos>` 和它的前 t 个输出,用来预"
+    "测输出 t;列是输入符号。排序没有固定的位置:头必须找到按字母顺序的下一个符号,无论它在哪里。",
+    "train.hint.decoder_self": "解码器的掩码自注意力:第 t 行只能看到第 0 到 t 个键 (对角线以上"
+    "的权重恰好为 0)。",
     "train.hint.encoder_self": "编码器对输入符号的自注意力:每个符号都能看到所有符号。",
     "train.weight": "权重",
     "train.head_title": "头 {h}",
@@ -242,6 +243,6 @@ ZH = {
     "这里展示它如何推广。",
     "train.try.outside_one": "模型训练时从未见过只有 1 个符号的序列(只见过 {min_len} 到 "
     "{max_len} 个):这里展示它如何推广。",
-    "train.try.attention": "产生这个回答的注意力:解码器一次一个符号地读入自己的回答(第 t 行"
-    "预测第 t + 1 个符号)。",
+    "train.try.attention": "产生这个回答的注意力:解码器一次一个符号地读入自己的回答 (第 t 行,从"
+    " 0 数起,预测输出 t)。",
 }
