@@ -2,11 +2,11 @@
 cells, separated by empty (NaN) cells, each titled, its key labels under it and the query labels
 at the start of each row of heads.
 
-One trace is quicker for the browser than a subplot per head: plotly.js alone redraws a grid
-going from 4 to 8 heads in ~50 ms against ~83 ms (bench/plotly_draw.py). The figure is built in
-named steps: the blocks' geometry (`_Blocks`), the cells and their hover data (`_cells`), the
-trace, the trace's own axes and the heads' titles, then the labels drawn (queries beside the
-rows, keys under each row of heads, thinned on a phone), then the height.
+One trace is quicker for the browser to redraw than a subplot per head (README, "Where a
+rerun's time goes"; bench/plotly_draw.py). The figure is built in named steps: the blocks'
+geometry (`_Blocks`), the cells and their hover data (`_cells`), the trace, the trace's own axes
+and the heads' titles, then the labels drawn (queries beside the rows, keys under each row of
+heads, thinned on a phone), then the height.
 """
 
 from __future__ import annotations
