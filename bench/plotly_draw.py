@@ -86,17 +86,13 @@ def figures() -> dict[str, dict]:
         "attention_heatmap 7": _spec(heatmap.attention_heatmap(w8[0], tok(7))),
         "matrix_heatmap 7x64": _spec(matrix.matrix_heatmap(rng.normal(size=(7, 64)), tok(7))),
         "head_grid 4 x 7": _spec(heatmap.head_grid(w4, tok(7))),
-        "  one trace 4 x 7": _spec(heatmap.head_grid(w4, tok(7), one_trace=True)),
         "head_grid 8 x 7": g8,
         "  no tick labels": _axes(g8, showticklabels=False),
         "  no automargin": _axes(g8, automargin=False),
-        "  one trace 8 x 7": _spec(heatmap.head_grid(w8, tok(7), one_trace=True)),
         "head_grid 12 x 32": _spec(heatmap.head_grid(w12, tok(32))),
-        "  one trace 12 x 32": _spec(heatmap.head_grid(w12, tok(32), one_trace=True)),
         "layer_head_mosaic 6x12x32": _spec(grid.layer_head_mosaic(_softmax(rng, 6, 12, 32, 32))),
         # --big only (one round each; minutes): 1,000+ tick labels
         "head_grid 16 x 64": _spec(heatmap.head_grid(w16, tok(64))),
-        "  one trace 16 x 64": _spec(heatmap.head_grid(w16, tok(64), one_trace=True)),
     }
 
 
@@ -109,7 +105,7 @@ def main() -> None:
     from playwright.sync_api import sync_playwright
 
     specs = figures()
-    big = {name: specs.pop(name) for name in ("head_grid 16 x 64", "  one trace 16 x 64")}
+    big = {name: specs.pop(name) for name in ("head_grid 16 x 64",)}
     js = (Path(plotly.__file__).parent / "package_data" / "plotly.min.js").read_text()
     times: dict[str, list] = {name: [] for name in specs}
     with tempfile.TemporaryDirectory() as tmp, sync_playwright() as p:

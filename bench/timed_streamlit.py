@@ -5,7 +5,6 @@ variable SCRIPT_RUN_LOG, so that bench/ui_latency.py can say how much of a slide
 server's script run took, without touching the app.
 
 BENCH_WHAT_IF (comma-separated) tries a change before it is made, in this server only:
-  one_trace      viz.head_grid draws its heads as one trace (head_grid(one_trace=True))
   no_automargin  token axes without automargin (long tokens may be clipped: a real change
                  would size the margins itself)
   no_strip       the efficient page's grouped heads without their query -> key/value strip
@@ -39,26 +38,16 @@ def _timed_run_script(self, rerun_data):
 
 def _what_if() -> None:
     sys.path.insert(0, os.getcwd())
-    import viz
     from viz import axes, heatmap, matrix
 
-    if "one_trace" in WHAT_IF:
-        grid = heatmap.head_grid
-
-        def head_grid(*args, **kwargs):
-            kwargs.setdefault("one_trace", True)
-            return grid(*args, **kwargs)
-
-        viz.head_grid = heatmap.head_grid = head_grid
     if "no_strip" in WHAT_IF:
         from viz import efficient
 
         def grouped_heads(weights, tokens, kv_head, *, titles, value_label="weight",
                           colorscale=heatmap.DEFAULT_PALETTE, **_labels):  # fmt: skip
             return heatmap.head_grid(
-                weights, tokens, titles=titles, value_label=value_label, colorscale=colorscale,
-                one_trace=True,
-            )  # fmt: skip
+                weights, tokens, titles=titles, value_label=value_label, colorscale=colorscale
+            )
 
         efficient.grouped_heads = grouped_heads
     if "bare_sidebar" in WHAT_IF:  # the sidebar with its heads slider only (a bound, not a change)

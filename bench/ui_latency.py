@@ -321,7 +321,7 @@ def main() -> None:
     ap.add_argument(
         "--what-if",
         default="",
-        help="changes tried in the app's server only: one_trace,no_automargin "
+        help="changes tried in the app's server only: no_automargin,no_strip "
         "(bench/timed_streamlit.py)",
     )
     args = ap.parse_args()

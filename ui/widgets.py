@@ -132,7 +132,6 @@ def head_grid(weights: np.ndarray, q_tokens, k_tokens=None, *, key: str, where=N
     so: 16 heads x 512 tokens cell by cell would be 17 MB and a minute in the browser."""
     k_tokens = q_tokens if k_tokens is None else k_tokens
     where = where or st
-    kw.setdefault("one_trace", True)  # quicker to redraw than a subplot per head
     if max(len(q_tokens), len(k_tokens)) > GRID_FULL:
         binned = viz.bin_heads(weights, GRID_FULL)
         n = max(len(q_tokens), len(k_tokens))

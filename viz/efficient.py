@@ -10,17 +10,12 @@ import plotly.graph_objects as go
 
 from .axes import PHONE_PLOT_PX, token_axis
 from .figure import figure, named_colorscale, style
-from .heatmap import (
-    DEFAULT_PALETTE,
-    DIVERGING,
-    STRIP_AXES,
-    Strip,
-    head_grid,
-    heatmap_trace,
-)
+from .heads import STRIP_AXES, Strip, head_grid
+from .heatmap import heatmap_trace
 from .labels import check_lengths, escape_label
 from .lines import line_layout, line_trace
 from .positional import QUALITATIVE
+from .theme import DEFAULT_PALETTE, DIVERGING
 
 _PLAIN_AXIS = {"showgrid": False, "zeroline": False}
 _MASK_SCALE = [[0.0, "rgba(128,128,128,0.12)"], [1.0, "#0072B2"]]
@@ -39,11 +34,11 @@ def grouped_heads(
 ) -> go.Figure:
     """Grouped-query attention in one chart: above, the query heads (top row) joined to the
     key/value head each reads (bottom row), one colour per group; below, every head's weights
-    (nh, T, T) as `head_grid` draws them (one trace)."""
+    (nh, T, T) as `head_grid` draws them."""
     strip = _kv_strip(kv_head, escape_label(query_label), escape_label(kv_label))
     return head_grid(
         weights, tokens, titles=titles, value_label=value_label, colorscale=colorscale,
-        one_trace=True, above=strip,
+        above=strip,
     )  # fmt: skip
 
 

@@ -97,10 +97,7 @@ def matrix_heatmap(
         cell_values = m.size <= TEXT_CELLS and n_cols <= TEXT_COLS
     titles = (escape_label(row_title), escape_label(col_title))
     kw, who_r, who_c = _positions(m.shape, row_labels, col_labels, row_start, col_start, titles)
-    value = f"%{{z:{EXACT}}}"
-    if not finite.all():  # a gap has no z to hover: spell every value out
-        kw["hovertext"] = np.vectorize(lambda v: _fmt(v, EXACT), otypes=[object])(m)
-        value = "%{hovertext}"
+    kw.update(_hover(m, finite, f"{who_r}<br>{who_c}<br>{escape_label(value_label)}"))
     if cell_values:
         kw.update(_cell_text(m, finite))
     trace = {
@@ -113,27 +110,33 @@ def matrix_heatmap(
         "zmax": zmax,
         "zmid": 0.0 if signed else None,
         "hoverongaps": True,
-        "hovertemplate": f"{who_r}<br>{who_c}<br>{escape_label(value_label)} = {value}"
-        "<extra></extra>",
         "colorbar": _colorbar(n_rows, colorbar_below),
         **kw,
     }
-    layout: dict = {
-        "xaxis": {
-            "title": {"text": escape_label(col_title)},
-            **token_axis(col_labels, n_cols, start=col_start),
-        },
+    window = (row_start, n_rows, col_start, n_cols)
+    layout = {
+        "xaxis": {"title": {"text": titles[1]}, **token_axis(col_labels, n_cols, start=col_start)},
         "yaxis": {
-            "title": {"text": escape_label(row_title)},
+            "title": {"text": titles[0]},
             **token_axis(row_labels, n_rows, start=row_start, reverse=True),
         },
     }
-    window = (row_start, n_rows, col_start, n_cols)
     shapes = _highlights(window, highlight_row, highlight_rows, highlight_cols)
     if shapes:
         layout["shapes"] = shapes
     auto = _auto_height(n_rows, labelled=row_labels is not None, below=colorbar_below)
     return figure([trace], style(layout, height=height or auto, title=title))
+
+
+def _hover(m: np.ndarray, finite: np.ndarray, who: str) -> dict:
+    """The hover after `who` (the cell's row, column and value label): the exact value, from z,
+    or spelled out for every cell where a gap (-inf, masked) has no z to hover."""
+    if finite.all():
+        return {"hovertemplate": f"{who} = %{{z:{EXACT}}}<extra></extra>"}
+    return {
+        "hovertext": np.vectorize(lambda v: _fmt(v, EXACT), otypes=[object])(m),
+        "hovertemplate": f"{who} = %{{hovertext}}<extra></extra>",
+    }
 
 
 def _colorbar(n_rows: int, below: bool) -> dict:

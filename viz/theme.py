@@ -30,6 +30,10 @@ HOVER_TEXT = "#FAFAFA"
 # Okabe & Ito (2008), distinguishable with every common colour-vision deficiency; their black
 # as grey (it would vanish on the dark page). Also the curves' and strips' colours (viz.positional)
 COLORWAY = ("#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#999999")
+# Heatmap palettes: perceptually uniform and colour-blind safe; readable on light and dark
+PALETTES = ("Viridis", "Cividis", "Magma", "Blues")
+DEFAULT_PALETTE = "Viridis"
+DIVERGING = "RdBu_r"  # for signed values (scores, encodings); blue/red is colour-blind safe
 
 LAYOUT = {
     "font": {"color": TEXT, "family": FONT, "size": 12, "weight": 400},

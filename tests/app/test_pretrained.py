@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 
 from tests.helpers.app import figures, plotly_array, run_app
+from tests.helpers.grid import grid_heads
 
 PAGE = "views/pretrained.py"
 
@@ -21,7 +22,8 @@ def test_default_view():
     assert sorted(map(tuple, targets.tolist())) == [(i, h) for i in range(6) for h in range(12)]
     assert enlarged["layout"]["xaxis"]["ticktext"][0] == "[CLS]"
     assert enlarged["layout"]["xaxis"]["ticktext"][-1] == "[SEP]"
-    assert len([d for d in regrid["data"] if d["type"] == "heatmap"]) == 12
+    assert [d["type"] for d in regrid["data"]].count("heatmap") == 1  # the one-trace grid
+    assert len(grid_heads(regrid)) == 12
     assert len(at.dataframe[0].value) == 12
     # re-heading with the model's own 12 heads reproduces the layer exactly
     assert any("h = 12, d_k = 32" in m.value and "changes by 0.0%" in m.value for m in at.markdown)
@@ -40,7 +42,7 @@ def test_controls():
     figs = figures(at)
     enlarged = figs[1]
     assert "[CLS]" not in enlarged["layout"]["xaxis"]["ticktext"]
-    assert len([d for d in figs[2]["data"] if d["type"] == "heatmap"]) == 4
+    assert len(grid_heads(figs[2])) == 4
     assert any("Layer 3, head 7" in h.value for h in at.subheader)
     assert any("h = 4, d_k = 96" in m.value for m in at.markdown)
 

@@ -1,6 +1,6 @@
-"""Reading a head grid (`viz.head_grid`) back from its JSON spec, whichever way it is drawn:
-one heatmap trace whose heads are blocks of cells between empty (NaN) rows and columns, or one
-heatmap trace per head (`one_trace=False`). `from tests.helpers.grid import grid_heads, ...`."""
+"""Reading a head grid (`viz.head_grid`) back from its JSON spec: one heatmap trace whose heads
+are blocks of cells between empty (NaN) rows and columns (and, for the other heatmaps the app
+tests read this way, one trace per matrix). `from tests.helpers.grid import grid_heads, ...`."""
 
 from __future__ import annotations
 

@@ -96,17 +96,10 @@ def test_grouped_heads_joins_query_heads_to_their_kv_head_above_the_grid():
     assert rows and all(0 <= p < grid_top for p in rows)  # each row's key labels in the grid
     assert spec["data"][0]["colorbar"]["y"] == grid_top  # the colour bar beside the first row
     # the grid keeps its own height: the diagram adds its px to the chart
-    plain = heatmap.head_grid(w, list("abcde"), titles=list("uvwxyz"), one_trace=True)
+    plain = heatmap.head_grid(w, list("abcde"), titles=list("uvwxyz"))
     plot_px = lay["height"] - lay["margin"]["t"] - lay["margin"]["b"]
     plain_px = plain.layout.height - plain.layout.margin.t - plain.layout.margin.b
     assert plot_px * grid_top == pytest.approx(plain_px, abs=1)
-
-
-def test_a_strip_needs_the_one_trace_grid():
-    with pytest.raises(ValueError, match="one-trace"):
-        heatmap.head_grid(
-            np.ones((2, 3, 3)) / 3, list("abc"), above=heatmap.Strip([], {}, 100), one_trace=False
-        )
 
 
 def test_the_strip_draws_its_nodes_without_text_and_names_them_on_hover():

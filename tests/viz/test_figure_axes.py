@@ -25,9 +25,6 @@ FIGURES = {
         attention_weights(1, 512)[0], _words(512)
     ),
     "grid, 60 tokens": lambda: viz.head_grid(attention_weights(4, 60), _words(60)),
-    "one-trace grid, 60 tokens": lambda: viz.head_grid(
-        attention_weights(4, 60), _words(60), one_trace=True
-    ),
 }
 
 

@@ -37,17 +37,10 @@ def _builds():
     k = np.arange(-5, 6)
     return {
         "head_grid": lambda: heatmap.head_grid(
-            _softmax(rng, 5, n, n), toks, titles=MARKUP + ["a", "b"], one_trace=False
+            _softmax(rng, 5, n, n), toks, titles=MARKUP + ["a", "b"]
         ),
         "head_grid per head": lambda: heatmap.head_grid(
-            _softmax(rng, 3, 2, n), toks[:2], toks, shared_scale=False, colorscale="Magma",
-            one_trace=False,
-        ),
-        "head_grid one trace": lambda: heatmap.head_grid(
-            _softmax(rng, 5, n, n), toks, titles=MARKUP + ["a", "b"], one_trace=True
-        ),
-        "head_grid one trace per head": lambda: heatmap.head_grid(
-            _softmax(rng, 3, 2, n), toks[:2], toks, shared_scale=False, one_trace=True
+            _softmax(rng, 3, 2, n), toks[:2], toks, shared_scale=False, colorscale="Magma"
         ),
         "attention_heatmap": lambda: heatmap.attention_heatmap(a, toks, title=MARKUP[0], zmin=None),
         "layer_head_mosaic": lambda: grid.layer_head_mosaic(

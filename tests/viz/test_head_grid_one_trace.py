@@ -1,4 +1,4 @@
-"""head_grid(one_trace=True): the picture of the subplot grid as one heatmap trace."""
+"""head_grid: every head as a block of one heatmap trace, laid out as a grid of heads."""
 
 from __future__ import annotations
 
@@ -12,10 +12,6 @@ from tests.helpers.grid import drawn_key_labels, drawn_query_labels, key_axes
 from tests.helpers.numeric import attention_weights
 from viz import escape_label
 from viz.heatmap import GAP_TICK, NO_CELL, head_grid
-
-
-def head_mosaic(*args, **kwargs):
-    return head_grid(*args, one_trace=True, **kwargs)
 
 
 def _blocks(fig, nh, tq, tk):
@@ -36,7 +32,7 @@ def _blocks(fig, nh, tq, tk):
 def test_every_head_is_a_block_with_exact_values(nh, t):
     w = attention_weights(nh, t, t, seed=nh)
     tokens = [f"t{i}" for i in range(t)]
-    fig = head_mosaic(w, tokens)
+    fig = head_grid(w, tokens)
     assert [d.type for d in fig.data].count("heatmap") == 1  # (and empty overlays' anchors)
     blocks, z = _blocks(fig, nh, t, t)
     np.testing.assert_array_equal(blocks, w)
@@ -44,16 +40,14 @@ def test_every_head_is_a_block_with_exact_values(nh, t):
     assert fig.data[0].hoverongaps is False
     assert fig.data[0].zmax == pytest.approx(float(w.max())) and fig.data[0].zmin == 0.0
     assert "%{z:.8g}" in fig.data[0].hovertemplate
-    # the same grid of heads as head_grid: two heads a row (one per subplot there)
-    grid = head_grid(w, tokens, one_trace=False)
     cols = sum(text != GAP_TICK for text in fig.layout.xaxis.ticktext) // t
-    assert [d.type for d in grid.data].count("heatmap") == nh and cols == min(nh, 2)
+    assert cols == min(nh, 2)  # two heads a row
 
 
 def test_hover_positions_and_repeated_tokens():
     tokens = ["the", "cat", "saw", "the", "dog"]
     w = attention_weights(3, 5, 5)
-    fig = head_mosaic(w, tokens)
+    fig = head_grid(w, tokens)
     cd = np.asarray(fig.data[0].customdata)
     assert cd.dtype.kind == "i"  # numbers, no per-cell strings (viz.figure: a list when small)
     xs, ys = list(fig.layout.xaxis.tickvals), list(fig.layout.yaxis.tickvals)
@@ -67,7 +61,7 @@ def test_hover_positions_and_repeated_tokens():
 def test_per_head_scale_stretches_each_block_and_hovers_the_exact_weight():
     w = attention_weights(2, 4, 4)
     w[1] *= 0.1
-    fig = head_mosaic(w, list("abcd"), shared_scale=False)
+    fig = head_grid(w, list("abcd"), shared_scale=False)
     blocks, _ = _blocks(fig, 2, 4, 4)
     for h in range(2):
         np.testing.assert_allclose(blocks[h], w[h] / w[h].max(), rtol=1e-6)
@@ -80,7 +74,7 @@ def test_per_head_scale_stretches_each_block_and_hovers_the_exact_weight():
 
 def test_titles_and_tokens_are_escaped():
     tokens = ["<b>x</b>", "a & b", '"q"']
-    fig = head_mosaic(attention_weights(2, 3, 3), tokens, titles=["<i>h</i>", "h1"])
+    fig = head_grid(attention_weights(2, 3, 3), tokens, titles=["<i>h</i>", "h1"])
     assert [a.text for a in fig.layout.annotations] == ["&lt;i&gt;h&lt;/i&gt;", "h1"]
     assert list(fig.layout.xaxis.ticktext) == [escape_label(t) for t in tokens] * 2
     text = pio.to_json(fig)
@@ -88,21 +82,21 @@ def test_titles_and_tokens_are_escaped():
 
 
 def test_rectangular_and_refused_inputs():
-    fig = head_mosaic(attention_weights(2, 3, 5), ["a", "b", "c"], list("vwxyz"))
+    fig = head_grid(attention_weights(2, 3, 5), ["a", "b", "c"], list("vwxyz"))
     assert list(fig.layout.yaxis.ticktext) == ["a", "b", "c"]
     assert list(fig.layout.xaxis.ticktext) == list("vwxyz") * 2
     with pytest.raises(ValueError, match="labels"):
-        head_mosaic(attention_weights(2, 3, 3), ["a", "b"])
+        head_grid(attention_weights(2, 3, 3), ["a", "b"])
     with pytest.raises(ValueError, match="titles"):
-        head_mosaic(attention_weights(2, 3, 3), list("abc"), titles=["one"])
+        head_grid(attention_weights(2, 3, 3), list("abc"), titles=["one"])
 
 
-def test_payload_at_the_page_limit_is_smaller_than_the_grid():
+def test_payload_at_the_page_limit_is_one_heatmap():
     w = attention_weights(16, 64, 64)
     tokens = [f"word{i}" for i in range(64)]
-    mosaic = len(pio.to_json(head_mosaic(w, tokens)))
-    assert mosaic < 1_200_000
-    assert json.loads(pio.to_json(head_mosaic(w, tokens)))["data"][0]["type"] == "heatmap"
+    sent = pio.to_json(head_grid(w, tokens))
+    assert len(sent) < 1_200_000
+    assert json.loads(sent)["data"][0]["type"] == "heatmap"
 
 
 def _key_axes(fig) -> list[dict]:
@@ -111,7 +105,7 @@ def _key_axes(fig) -> list[dict]:
 
 def test_every_row_of_heads_has_its_key_labels_under_it_and_only_under_its_heads():
     tq, tk = 4, 5
-    fig = head_mosaic(attention_weights(3, tq, tk), list("abcd"), list("vwxyz"))  # rows: 2 heads, 1
+    fig = head_grid(attention_weights(3, tq, tk), list("abcd"), list("vwxyz"))  # rows: 2 heads, 1
     assert fig.layout.xaxis.showticklabels is False  # keys: each row on an axis of its own
     rows = _key_axes(fig)
     assert [a["ticktext"] for a in rows] == [list("vwxyz") * 2, list("vwxyz")]
@@ -135,7 +129,7 @@ def test_every_row_of_heads_has_its_key_labels_under_it_and_only_under_its_heads
 
 
 def test_a_full_last_row_takes_its_key_labels_from_the_traces_own_axis():
-    fig = head_mosaic(attention_weights(4, 3, 5), list("abc"), list("vwxyz"))
+    fig = head_grid(attention_weights(4, 3, 5), list("abc"), list("vwxyz"))
     assert fig.layout.xaxis.showticklabels is True  # under the last row: the plot's bottom
     assert drawn_key_labels(fig.to_plotly_json()) == [list("vwxyz") * 2] * 2
     assert len(_key_axes(fig)) == 1 and [d.type for d in fig.data].count("scatter") == 1
@@ -144,7 +138,7 @@ def test_a_full_last_row_takes_its_key_labels_from_the_traces_own_axis():
 def test_long_axes_draw_every_kth_label_per_head_and_the_colour_bar_is_one_head_tall():
     t = 60  # over LABEL_ALL: labels numbered, every k-th drawn
     tokens = [f"w{i}" for i in range(t)]
-    fig = head_mosaic(attention_weights(8, t, t), tokens)
+    fig = head_grid(attention_weights(8, t, t), tokens)
     rows = _key_axes(fig)
     assert len(rows) == 4
     first = rows[0]["ticktext"][: len(rows[0]["ticktext"]) // 2]  # under head 0

@@ -2,6 +2,7 @@ import numpy as np
 import plotly.graph_objects as go
 import pytest
 
+from tests.helpers.grid import grid_heads, grid_tokens
 from tests.helpers.numeric import attention_weights
 from viz import DEFAULT_PALETTE, attention_heatmap, escape_label, head_grid
 
@@ -24,42 +25,40 @@ def test_escape_label():
 
 def test_repeated_tokens_keep_their_own_rows():
     tokens = ["the", "cat", "saw", "the", "dog"]
-    fig = head_grid(attention_weights(2, 5, 5), tokens, one_trace=False)
-    assert len(fig.data) == 2
-    for i in (1, 2):
-        suffix = "" if i == 1 else str(i)
-        xa, ya = fig.layout[f"xaxis{suffix}"], fig.layout[f"yaxis{suffix}"]
-        assert list(xa.tickvals) == list(range(5)) and list(xa.ticktext) == tokens
-        assert list(ya.tickvals) == list(range(5)) and list(ya.ticktext) == tokens
-    for tr in fig.data:
-        assert tr.z.shape == (5, 5)
-        assert list(tr.x) == list(range(5)) and list(tr.y) == list(range(5))
+    fig = head_grid(attention_weights(2, 5, 5), tokens)
+    assert [d.type for d in fig.data].count("heatmap") == 1
+    xa, ya = fig.layout.xaxis, fig.layout.yaxis
+    assert list(xa.ticktext) == tokens * 2 and list(ya.ticktext) == tokens  # two heads, one row
+    assert len(set(xa.tickvals)) == 10 and list(ya.tickvals) == list(range(5))  # a column each
+    assert grid_tokens(fig.to_plotly_json()) == tokens
 
 
 @pytest.mark.parametrize("nh", [1, 3, 4, 8, 16])
-def test_one_heatmap_per_head_with_exact_values(nh):
+def test_every_head_with_exact_values(nh):
     w = attention_weights(nh, 6, 6, seed=nh)
-    fig = head_grid(w, [f"t{i}" for i in range(6)], one_trace=False)
-    heatmaps = [d for d in fig.data if isinstance(d, go.Heatmap)]
-    assert len(heatmaps) == nh
-    for h, tr in enumerate(heatmaps):
-        np.testing.assert_array_equal(np.asarray(tr.z), w[h])
-        assert "%{z:.8g}" in tr.hovertemplate  # exact to float32 precision
-        assert "%{y}" in tr.hovertemplate and "%{x}" in tr.hovertemplate  # tokens via ticktext
-        assert list(tr.customdata[2][4]) == [2, 4]  # positions: repeated tokens stay apart
+    fig = head_grid(w, [f"t{i}" for i in range(6)])
+    np.testing.assert_array_equal(grid_heads(fig.to_plotly_json()), w)
+    tr = fig.data[0]
+    assert "%{z:.8g}" in tr.hovertemplate  # exact to float32 precision
+    assert "%{y}" in tr.hovertemplate and "%{x}" in tr.hovertemplate  # tokens via ticktext
+    xs, ys = list(fig.layout.xaxis.tickvals), list(fig.layout.yaxis.tickvals)
+    for h in range(nh):  # positions: repeated tokens stay apart
+        r, c = divmod(h, min(nh, 2))
+        assert list(np.asarray(tr.customdata)[ys[6 * r + 2], xs[6 * c + 4]]) == [2, 4]
     assert [a.text for a in fig.layout.annotations] == [f"head {h}" for h in range(nh)]
 
 
 def test_shared_and_per_head_scale():
     w = attention_weights(3, 4, 4)
     w[1] *= 0.1
-    shared = head_grid(w, list("abcd"), shared_scale=True, one_trace=False)
-    per = head_grid(w, list("abcd"), shared_scale=False, one_trace=False)
-    gmax = float(w.max())
-    assert all(tr.zmax == pytest.approx(gmax) for tr in shared.data)
-    assert [bool(tr.showscale) for tr in shared.data] == [True, False, False]
-    for h, tr in enumerate(per.data):
-        assert tr.zmax == pytest.approx(float(w[h].max()))
+    shared = head_grid(w, list("abcd"), shared_scale=True)
+    per = head_grid(w, list("abcd"), shared_scale=False)
+    assert shared.data[0].zmax == pytest.approx(float(w.max())) and shared.data[0].showscale
+    assert per.data[0].zmax == 1.0 and not per.data[0].showscale  # each head stretched to [0, 1]
+    stretched = grid_heads({"data": [{**per.to_plotly_json()["data"][0], "customdata": None}]})
+    for h in range(3):
+        assert stretched[h].max() == pytest.approx(1.0)
+    np.testing.assert_array_equal(grid_heads(per.to_plotly_json()), w)  # exact in the hover
     assert shared.data[0].colorscale == go.Heatmap(colorscale=DEFAULT_PALETTE).colorscale
 
 
@@ -67,9 +66,9 @@ def test_markup_is_escaped_everywhere():
     tokens = MARKUP
     n = len(tokens)
     titles = ["<b>head</b>", "h1"]
-    fig = head_grid(attention_weights(2, n, n), tokens, titles=titles, one_trace=False)
+    fig = head_grid(attention_weights(2, n, n), tokens, titles=titles)
     xa = fig.layout.xaxis
-    assert list(xa.ticktext) == [escape_label(t) for t in tokens]
+    assert list(xa.ticktext) == [escape_label(t) for t in tokens] * 2
     assert fig.layout.annotations[0].text == "&lt;b&gt;head&lt;/b&gt;"
     assert np.asarray(fig.data[0].customdata).dtype.kind == "i"  # hover carries no user string
     assert "&quot;" not in fig.to_json()  # no entity that Plotly would show literally
@@ -80,24 +79,24 @@ def test_markup_is_escaped_everywhere():
 
 def test_rectangular_cross_attention_labels():
     w = attention_weights(2, 3, 5)
-    fig = head_grid(w, ["a", "b", "c"], ["v", "w", "x", "y", "z"], one_trace=False)
-    assert list(fig.layout.xaxis.ticktext) == ["v", "w", "x", "y", "z"]
+    fig = head_grid(w, ["a", "b", "c"], ["v", "w", "x", "y", "z"])
+    assert list(fig.layout.xaxis.ticktext) == ["v", "w", "x", "y", "z"] * 2
     assert list(fig.layout.yaxis.ticktext) == ["a", "b", "c"]
 
 
 def test_label_count_mismatch_is_refused():
     with pytest.raises(ValueError, match="labels"):
-        head_grid(attention_weights(2, 3, 3), ["a", "b"], one_trace=False)
+        head_grid(attention_weights(2, 3, 3), ["a", "b"])
     with pytest.raises(ValueError, match="heads"):
-        head_grid(attention_weights(2, 3, 3)[0], ["a", "b", "c"], one_trace=False)
+        head_grid(attention_weights(2, 3, 3)[0], ["a", "b", "c"])
 
 
 def test_payload_stays_small_at_the_page_limit():
     n = 64  # the most tokens the pages draw cell by cell in a grid, at the most heads
-    fig = head_grid(attention_weights(16, n, n), [f"word{i}" for i in range(n)], one_trace=False)
+    fig = head_grid(attention_weights(16, n, n), [f"word{i}" for i in range(n)])
     # over LABEL_ALL tokens the labels carry the positions: no per-cell customdata
-    assert fig.data[15].customdata is None and fig.data[15].hovertemplate.startswith("query %{y}")
-    assert fig.layout.yaxis16.ticktext[63] == "63: word63"
+    assert fig.data[0].customdata is None and fig.data[0].hovertemplate.startswith("query %{y}")
+    assert fig.layout.yaxis.ticktext[8 * 64 - 1] == "63: word63"  # the last head's last query
     assert len(fig.to_json()) < 600_000  # typed arrays, not per-cell strings
 
 
@@ -111,24 +110,23 @@ def _hover(tr) -> str:
     return tr.hovertemplate.split("<br>")[0] + " | " + tr.hovertemplate.split("<br>")[1]
 
 
-@pytest.mark.parametrize("one_trace", [True, False])
-def test_the_hover_names_a_position_once(one_trace):
+def test_the_hover_names_a_position_once():
     """Up to 40 tokens the labels are the tokens and the hover adds their positions (from
     customdata); past 40 the labels start with it ("12: w12") and the hover does not repeat
     it; block labels ("32–39", numbered=False) say where they are at any length."""
-    short = head_grid(attention_weights(2, 10), [f"w{i}" for i in range(10)], one_trace=one_trace)
+    short = head_grid(attention_weights(2, 10), [f"w{i}" for i in range(10)])
     tr = short.data[0]
     assert _hover(tr) == "query %{customdata[0]}: %{y} | key %{customdata[1]}: %{x}"
     assert np.asarray(tr.customdata).shape[-1] == 2
 
-    long = head_grid(attention_weights(2, 50), [f"w{i}" for i in range(50)], one_trace=one_trace)
+    long = head_grid(attention_weights(2, 50), [f"w{i}" for i in range(50)])
     tr = long.data[0]
     assert long.layout.yaxis.ticktext[12] == "12: w12"
     assert _hover(tr) == "query %{y} | key %{x}"
     assert tr.customdata is None  # nothing else to read there: not sent
 
     blocks = [f"{8 * i}–{8 * i + 7}" for i in range(10)]
-    binned = head_grid(attention_weights(2, 10), blocks, one_trace=one_trace, numbered=False)
+    binned = head_grid(attention_weights(2, 10), blocks, numbered=False)
     tr = binned.data[0]
     assert binned.layout.yaxis.ticktext[4] == "32–39"
     assert _hover(tr) == "query %{y} | key %{x}" and tr.customdata is None
@@ -137,7 +135,7 @@ def test_the_hover_names_a_position_once(one_trace):
 def test_stretched_colours_keep_the_exact_weight_in_the_hover_of_labelled_blocks():
     w = attention_weights(2, 10)
     blocks = [str(i) for i in range(10)]
-    fig = head_grid(w, blocks, shared_scale=False, one_trace=True, numbered=False)
+    fig = head_grid(w, blocks, shared_scale=False, numbered=False)
     tr = fig.data[0]
     assert _hover(tr) == "query %{y} | key %{x}" and "customdata[2]" in tr.hovertemplate
     assert np.asarray(tr.customdata)[0, :10, 2] == pytest.approx(w[0, 0])
@@ -149,12 +147,12 @@ def test_a_grid_says_how_many_key_labels_a_phone_can_draw():
     from viz.heatmap import PHONE_X_STEP
 
     long_words = [f"token{i}" for i in range(19)]
-    fig = head_grid(attention_weights(4, 19), long_words, one_trace=True)
+    fig = head_grid(attention_weights(4, 19), long_words)
     assert fig.layout.xaxis2.tickangle == -90  # upright
     assert fig.layout.meta[PHONE_X_STEP] == 4  # 19 labels, 6 to a head: every 4th
-    one_col = head_grid(attention_weights(1, 19), long_words, one_trace=True)
+    one_col = head_grid(attention_weights(1, 19), long_words)
     assert one_col.layout.meta[PHONE_X_STEP] == 2  # a whole row: 12 fit
-    flat = head_grid(attention_weights(4, 3), ["a", "b", "c"], one_trace=True)
+    flat = head_grid(attention_weights(4, 3), ["a", "b", "c"])
     assert not flat.layout.meta
 
 
@@ -168,7 +166,7 @@ def test_a_phone_shows_the_same_key_labels_under_every_head_of_a_row(nh, t):
     from viz.heatmap import PHONE_X_STEP
 
     words = [f"word{i}" for i in range(t)]
-    fig = head_grid(attention_weights(nh, t), words, one_trace=True).to_plotly_json()
+    fig = head_grid(attention_weights(nh, t), words).to_plotly_json()
     lay = fig["layout"]
     k = lay["meta"][PHONE_X_STEP]
     assert k > 1

@@ -87,5 +87,5 @@ def test_subplot_titles_of_the_top_row_sit_below_the_toolbar():
 def test_head_titles_of_the_one_trace_grid_sit_below_the_toolbar():
     from viz.margins import MODEBAR_PX
 
-    fig = viz.head_grid(np.full((4, 3, 3), 1 / 3), ["a", "b", "c"], one_trace=True)
+    fig = viz.head_grid(np.full((4, 3, 3), 1 / 3), ["a", "b", "c"])
     assert fig.layout.margin.t >= MODEBAR_PX + 20

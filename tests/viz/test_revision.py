@@ -15,8 +15,8 @@ def _revision(fig) -> str:
 
 
 def test_the_same_figure_built_twice_has_the_same_revision():
-    a = _revision(viz.head_grid(attention_weights(4, len(TOKENS)), TOKENS, one_trace=True))
-    b = _revision(viz.head_grid(attention_weights(4, len(TOKENS)), TOKENS, one_trace=True))
+    a = _revision(viz.head_grid(attention_weights(4, len(TOKENS)), TOKENS))
+    b = _revision(viz.head_grid(attention_weights(4, len(TOKENS)), TOKENS))
     assert a == b and len(a) == 24
 
 

@@ -37,9 +37,15 @@ def test_a_figure_goes_out_with_no_template_and_the_style_on_every_axis():
     assert len(axes) >= 2
     for name, axis in axes.items():
         assert axis["tickfont"]["color"] == theme.TEXT, name
-        assert axis["automargin"] is True, name
+        # the grid reserves its margins from its labels: its own value wins over the style's
+        assert axis["automargin"] is False, name
         # as a template did: no tick marks and no minor grid unless a chart asks for them
         assert "tickcolor" not in axis and "minor" not in axis, name
+    plain = sent(figure([{"type": "heatmap", "z": [[0.0, 1.0]]}], {}))["layout"]
+    for name in ("xaxis", "yaxis"):
+        assert plain[name]["automargin"] is True, name
+        assert plain[name]["tickfont"]["color"] == theme.TEXT, name
+        assert "tickcolor" not in plain[name] and "minor" not in plain[name], name
 
 
 def test_own_values_win_and_axes_only_traces_name_are_styled():

@@ -212,8 +212,7 @@ def masks(s: Sentence) -> None:
         )  # fmt: skip
         widgets.plot(fig, key="efficient.reach_fig")
     titles = [t("efficient.head_n", h=h) for h in range(s.n_heads)]
-    widgets.plot(head_grid(m.weights, s.tokens, titles=titles, one_trace=True),
-                 key="efficient.masked_fig")  # fmt: skip
+    widgets.plot(head_grid(m.weights, s.tokens, titles=titles), key="efficient.masked_fig")
     _reach_curve(m.field, window, T, plain=sinks == 0 and not glob)
 
 

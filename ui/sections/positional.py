@@ -335,9 +335,9 @@ def alibi(settings: Settings) -> None:
     lower = np.tril(np.ones((len(tokens), len(tokens)), dtype=bool))
     shown = np.where(lower, bias, np.nan)  # above the diagonal the causal mask removes them
     widgets.head_grid(shown, tokens, titles=titles, colorscale="Blues_r", zmin=None,
-                      value_label=t("positional.alibi_bias"), one_trace=True,
+                      value_label=t("positional.alibi_bias"),
                       key="positional.alibi_bias_fig")  # fmt: skip
     st.caption(t("positional.alibi_bias_caption"))
     widgets.head_grid(weights, tokens, titles=titles, value_label=t("positional.weight"),
-                      one_trace=True, key="positional.alibi_fig")  # fmt: skip
+                      key="positional.alibi_fig")  # fmt: skip
     st.caption(t("positional.alibi_heads_caption", nh=nh))
