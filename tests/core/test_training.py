@@ -30,8 +30,8 @@ from mha_core.transformer.training import DEFAULTS, TrainSettings, suggested_lr
 # The page's default run (d_model 64, 4 heads, 1 layer, 300 steps, seed 0: a few seconds). The
 # bars below hold on any CPU, measured for seeds 0-9 with ATEN_CPU_CAPABILITY avx512, avx2 and
 # default (README, "Tests on any machine"): accuracy >= 0.997, final loss <= 0.0004 x the first;
-# the best cross-attention head's mean weight on the mirrored source >= 0.907, every untrained
-# head's <= 0.151. How crisp one trajectory's best head gets on its weakest query (0.73-0.98)
+# the best cross-attention head's mean weight on the mirrored source >= 0.858, every untrained
+# head's <= 0.151; the probe and "h a c e g" reversed right in all 30 runs. How crisp one trajectory's best head gets on its weakest query (0.73-0.98)
 # depends on the kernels and even on the process's memory layout, so no test asserts it.
 SMALL = DEFAULTS
 SEED = SMALL.seed
@@ -176,7 +176,7 @@ def test_a_cross_attention_head_reads_the_mirrored_source_position(run):
     untrained = _mirrored(run.snapshots[0].cross, n).max()
     # training made one head read the mirrored position; before training no head did, and the
     # trained one stands far above every untrained head
-    assert trained >= 0.75
+    assert trained >= 0.6
     assert untrained < 0.3
     assert trained >= 3 * untrained
 
