@@ -77,6 +77,8 @@ def _page_of(node: ast.AST) -> str | None:
     """The page a literal names: its id, its view's path or its URL path."""
     if isinstance(node, (ast.Tuple, ast.List)) and node.elts:  # a case: (page, ...)
         node = node.elts[0]
+    elif isinstance(node, ast.Call) and node.args:  # st.Page("views/step.py", ...)
+        node = node.args[0]
     if not (isinstance(node, ast.Constant) and isinstance(node.value, str)):
         return None
     value = node.value.removeprefix("views/").removesuffix(".py").strip("/")
@@ -85,8 +87,8 @@ def _page_of(node: ast.AST) -> str | None:
 
 def hand_lists(source: str) -> list[tuple[int, list[str]]]:
     """(line, pages) of each literal in `source` that names three or more pages: a list, tuple or
-    set of them (or of cases that start with one), or a dict keyed by them that leaves a page
-    out. A dict with a row for every page (extra "*" aside) is a table, not a list: a page
+    set of them (or of cases or calls that start with one), or a dict keyed by them that leaves
+    a page out. A dict with a row for every page (extra "*" aside) is a table, not a list: a page
     added to the registry without its row fails here."""
     found = []
     for node in ast.walk(ast.parse(source)):
@@ -108,6 +110,7 @@ def test_the_scan_finds_a_hand_kept_list():
     assert hand_lists(f"PAGES = ({a!r}, {b!r}, {c!r})")
     assert hand_lists(f"P = [f for f in ('views/{a}.py', 'views/{b}.py', '/{c}')]")
     assert hand_lists(f"CASES = [({a!r}, {{}}), ({b!r}, {{'x': 1}}), ({c!r}, {{}})]")
+    assert hand_lists(f"NAV = [Page('views/{a}.py', t=1), Page('views/{b}.py'), Page({c!r})]")
     assert hand_lists(f"T = {{{a!r}: 1, {b!r}: 2, {c!r}: 3}}")  # a table missing pages
     assert not hand_lists("T = {" + ", ".join(f"{p!r}: 0" for p in ("*", *IDS)) + "}")
     assert not hand_lists(f"TWO = ({a!r}, {b!r})")

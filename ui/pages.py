@@ -9,11 +9,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-# Which model a page runs, and so which of the sidebar's settings apply to it.
-SIDEBAR = "sidebar"  # a model built from the sidebar: sentence and model settings both apply
-MINILM = "minilm"  # the pretrained all-MiniLM-L6-v2: the sentence applies; the sidebar says
-# that its model settings do not
-OWN = "own"  # a model the page trains from its own settings: neither applies
+# Which model a page runs, and so which of the sidebar's settings apply to it:
+SIDEBAR = "sidebar"  # built from the sidebar: its sentence and its model settings
+MINILM = "minilm"  # the pretrained all-MiniLM-L6-v2: the sentence (the sidebar notes the rest)
+OWN = "own"  # one the page trains from its own settings: neither
 
 
 @dataclass(frozen=True)
@@ -25,7 +24,7 @@ class Page:
     id: str
     icon: str
     model: str = SIDEBAR
-    tokens: bool = False  # it lists the sentence's tokens, numbered (ui/widgets.py token_code)
+    tokens: bool = False  # it lists the sentence's tokens, numbered, each in a bidi isolate
     sentence_view: str = ""  # the view ("<id>.view") that draws the sentence, if not the first
     browser_module: str = ""  # its browser tests' module when it shares another page's
     home: bool = False  # the default page, served at "/"
@@ -57,10 +56,6 @@ class Page:
     @property
     def reads_sentence(self) -> bool:
         return self.model != OWN
-
-    @property
-    def reads_model(self) -> bool:
-        return self.model == SIDEBAR
 
 
 PAGES: tuple[Page, ...] = (
