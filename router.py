@@ -11,7 +11,7 @@ if warmup.running() and (script := warmup.preload_script()):
     _preload.html(script, unsafe_allow_javascript=True)  # the browser loads code meanwhile
 warmup.wait()  # the background import of what follows
 
-from ui import url  # noqa: E402
+from ui import pages, url  # noqa: E402
 from ui.failover import reload_on_new_replica  # noqa: E402
 from ui.i18n import t  # noqa: E402
 from ui.memory import freeze_once  # noqa: E402
@@ -20,21 +20,10 @@ from ui.sidebar import init_state, render_sidebar  # noqa: E402
 st.set_page_config(page_title="Attention Lens", page_icon="🔍", layout="wide")
 init_state()
 
-PAGES = [
-    st.Page("views/attention.py", title=t("nav.attention"), icon="🔍", default=True),
-    st.Page("views/step.py", title=t("nav.step"), icon="🧮"),
-    st.Page("views/scaling.py", title=t("nav.scaling"), icon="📏"),
-    st.Page("views/positional.py", title=t("nav.positional"), icon="〰️"),
-    st.Page("views/pretrained.py", title=t("nav.pretrained"), icon="🧠"),
-    st.Page("views/encoder_decoder.py", title=t("nav.encoder_decoder"), icon="🔁"),
-    st.Page("views/train.py", title=t("nav.train"), icon="🏋️"),
-    st.Page("views/reading.py", title=t("nav.reading"), icon="🔬"),
-    st.Page("views/efficient.py", title=t("nav.efficient"), icon="⚡"),
-    st.Page("views/induction.py", title=t("nav.induction"), icon="🧲"),
-]
+PAGES = [st.Page(p.path, title=t(p.title_key), icon=p.icon, default=p.home) for p in pages.PAGES]
 
 page = st.navigation(PAGES)
-page_id = page.url_path or "attention"  # the default page's URL path is ""
+page_id = page.url_path or pages.HOME.id  # the default page's URL path is ""
 url.set_page(page_id)
 render_sidebar(page_id)
 reload_on_new_replica()

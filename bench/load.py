@@ -39,14 +39,14 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from bench.browser_timing import BENCH_ARGS, INSTRUMENT, RESET, RESULT, SETTLED  # noqa: E402
-from bench.pages import PAGES  # noqa: E402
 from bench.st_client import Session  # noqa: E402
 from tests.browser.server import chromium_path, streamlit_server  # noqa: E402
+from ui.pages import PAGES  # noqa: E402
 
 CHARTS = 1  # the home page's chart: the head grid (the other views are tabs, drawn when opened)
 PLUS = '[class*="st-key-_w-shared-seed-"] button[data-testid="stNumberInputStepUp"]'
 SEED_BASE = 1000  # session i starts at seed SEED_BASE * (i + 1): nobody shares a model
-PATHS = [path for _view, path in PAGES.values()]
+PATHS = [p.url_path for p in PAGES]
 FIRST_TICKS = "() => document.querySelector('.js-plotly-plot')._fullLayout.xaxis.ticktext"
 
 

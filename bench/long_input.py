@@ -24,11 +24,9 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from bench.browser_timing import BENCH_ARGS, DRAWN, RESET, RESULT  # noqa: E402
-from bench.pages import PAGES  # noqa: E402
 from bench.ui_latency import ENGLISH, PAYLOAD_LIMIT, Tab, timed_server  # noqa: E402
 from tests.browser.server import chromium_path  # noqa: E402
-
-NO_TEXT = ("train", "induction")  # their own models: they do not read the sidebar's text
+from ui.pages import BY_ID, IDS, PAGES  # noqa: E402
 
 N_WORDS = 512
 TEXT_BOX = '[class*="st-key-_w-shared-text"] textarea'
@@ -72,8 +70,8 @@ def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--steps", type=int, default=4, help="seed steps per page")
     ap.add_argument("--quiet", type=int, default=600, help="ms without change = settled")
-    ap.add_argument("--pages", nargs="*", default=[p for p in PAGES if p not in NO_TEXT],
-                    choices=list(PAGES))  # fmt: skip
+    ap.add_argument("--pages", nargs="*", default=[p.id for p in PAGES if p.reads_sentence],
+                    choices=IDS)  # fmt: skip
     args = ap.parse_args()
     from playwright.sync_api import sync_playwright
 
@@ -93,7 +91,7 @@ def main() -> None:
             floor = Tab(context, floor_url, args.quiet, floor_log)
             for name in args.pages:
                 query = urllib.parse.urlencode({"d_model": 64, "n_heads": 16})
-                tab = Tab(context, f"{app_url}/{PAGES[name][1]}?{query}", args.quiet, app_log)
+                tab = Tab(context, f"{app_url}/{BY_ID[name].url_path}?{query}", args.quiet, app_log)
                 first = typed(tab, text)
                 steps = []
                 for _ in range(args.steps):

@@ -18,8 +18,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from bench.pages import PAGES  # noqa: E402
 from tests.browser.server import CHROMIUM_ARGS, chromium_path, streamlit_server  # noqa: E402
+from ui.pages import PAGES  # noqa: E402
 
 SENTENCES = {
     "default": None,
@@ -41,7 +41,7 @@ def main() -> None:
         browser = p.chromium.launch(executable_path=chromium_path(), args=CHROMIUM_ARGS)
         page = browser.new_page(viewport={"width": 1400, "height": 1000})
         print(f"{'page':<17}{'sentence':<12}{'charts':>7}{'pushed':>7}  base -> drawn (l r t b)")
-        for name, (_file, path) in PAGES.items():
+        for name, path in ((p.id, p.url_path) for p in PAGES):
             for label, text in SENTENCES.items():
                 query = "" if text is None else "?" + urllib.parse.urlencode({"text": text})
                 page.goto(f"{url}/{path}{query}")

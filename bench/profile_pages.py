@@ -37,7 +37,7 @@ from streamlit.delta_generator import DeltaGenerator  # noqa: E402
 from streamlit.testing.v1 import AppTest  # noqa: E402
 from streamlit.testing.v1.local_script_runner import LocalScriptRunner  # noqa: E402
 
-from bench.pages import PAGES  # noqa: E402
+from ui.pages import BY_ID, IDS  # noqa: E402
 
 BUCKETS = ("viz", "send", "cached", "table")
 
@@ -156,7 +156,7 @@ def _row(name: str, charts: int, r: dict) -> str:
 
 def main() -> None:
     ap = argparse.ArgumentParser()
-    ap.add_argument("--pages", nargs="*", default=list(PAGES), choices=list(PAGES))
+    ap.add_argument("--pages", nargs="*", default=list(IDS), choices=IDS)
     ap.add_argument("--repeats", type=int, default=6, help="steps between cached settings")
     ap.add_argument("--cprofile", type=int, default=0, help="print the top N functions")
     args = ap.parse_args()
@@ -164,7 +164,7 @@ def main() -> None:
     print("script run of each page, ms: heads 4 -> 8 (new), then 8 <-> 4 again (cached, median)")
     print(f"{'page':<28}{'charts':>7}{'run':>8}" + "".join(f"{b:>8}" for b in BUCKETS) + "   other")
     for name in args.pages:
-        first, again, charts = measure(PAGES[name][0], args.repeats, args.cprofile)
+        first, again, charts = measure(BY_ID[name].path, args.repeats, args.cprofile)
         print(_row(f"{name} (new)", charts, first))
         print(_row(f"{name} (again)", charts, again))
 

@@ -40,8 +40,8 @@ sys.path.insert(0, str(ROOT))
 from playwright.sync_api import TimeoutError as PlaywrightTimeout  # noqa: E402
 
 from bench.browser_timing import BENCH_ARGS, DRAWN, INSTRUMENT, RESET, RESULT, SETTLED  # noqa: E402
-from bench.pages import PAGES  # noqa: E402
 from tests.browser.server import chromium_path, streamlit_server  # noqa: E402
+from ui.pages import BY_ID, IDS  # noqa: E402
 
 STEP_TARGET = 1.5  # x floor, every page (issue 18: "every page within 1.5x of the floor")
 COLD_TARGET = 1.5
@@ -176,10 +176,10 @@ def latency(browser, servers: dict, pages: list[str], steps: int, quiet: int):
     for name in pages:
         if name in OWN_SLIDER:
             query, button, widget = OWN_SLIDER[name]
-            url = f"{app_url}/{PAGES[name][1]}?{query}"
+            url = f"{app_url}/{BY_ID[name].url_path}?{query}"
             tabs[name] = Tab(context, url, quiet, app_log, own_thumb(widget), train_first(button))
         else:
-            tabs[name] = Tab(context, f"{app_url}/{PAGES[name][1]}", quiet, app_log)
+            tabs[name] = Tab(context, f"{app_url}/{BY_ID[name].url_path}", quiet, app_log)
     results: dict[str, list[dict]] = {name: [] for name in tabs}
     for i in range(steps):
         # 4 -> 8 -> 4 heads ...; an own slider opens on its last snapshot: leftwards first
@@ -290,7 +290,7 @@ def payload(browser, app: tuple[str, Path], steps: int, quiet: int) -> None:
     print(" seen and the server sends a reference; 'load MB' is the page's first run, all of it)")
     print(f"{'case':<28}{'load MB':>8}{'steps':>6}{'max MB':>8}{'median ms':>10}{'run ms':>8}  met")
     for name, page, query, landing in cases:
-        url = f"{app[0]}/{PAGES[page][1]}?{urllib.parse.urlencode(query)}"
+        url = f"{app[0]}/{BY_ID[page].url_path}?{urllib.parse.urlencode(query)}"
         tab = Tab(context, url, quiet, app[1])
         rs = [tab.step("ArrowRight" if i % 2 == 0 else "ArrowLeft") for i in range(steps)]
         kept = [r for r in rs if landing is None or r["value"] == landing] or rs
@@ -310,7 +310,7 @@ def main() -> None:
     ap.add_argument("--steps", type=int, default=10, help="slider steps per page")
     ap.add_argument("--cold", type=int, default=2, help="cold starts of each server")
     ap.add_argument("--quiet", type=int, default=400, help="ms without change = settled")
-    ap.add_argument("--pages", nargs="*", default=list(PAGES), choices=list(PAGES))
+    ap.add_argument("--pages", nargs="*", default=list(IDS), choices=IDS)
     ap.add_argument("--skip", nargs="*", default=[], choices=["latency", "cold", "payload"])
     ap.add_argument(
         "--no-post-script-gc",

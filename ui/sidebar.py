@@ -6,7 +6,7 @@ import streamlit as st
 
 from mha_core import valid_head_counts
 from mha_core.layer.config import head_size
-from ui import controls, state, url
+from ui import controls, pages, state, url
 from ui.i18n import t
 from ui.state import D_MODELS, DEFAULTS, EXAMPLES, MAX_CHARS, MAX_HEADS, MAX_SEED, key
 from ui.strings import LANGS
@@ -49,7 +49,8 @@ def init_state() -> None:
     _set_defaults()
 
 
-PRETRAINED_PAGES = ("pretrained", "reading")  # pages on MiniLM: the model settings do not apply
+# pages on MiniLM: the model settings do not apply
+PRETRAINED_PAGES = frozenset(p.id for p in pages.PAGES if p.model == pages.MINILM)
 
 
 def render_sidebar(page_id: str = "") -> state.Settings:

@@ -9,15 +9,13 @@ import json
 import pytest
 
 from tests.helpers.app import run_app, shared
+from ui.pages import PAGES
 from viz import theme
 
-PAGES = ["attention", "step", "scaling", "positional", "pretrained", "encoder_decoder", "reading",
-         "efficient", "train", "induction"]  # fmt: skip
 
-
-@pytest.mark.parametrize("page", PAGES)
+@pytest.mark.parametrize("page", PAGES, ids=lambda p: p.id)
 def test_every_chart_goes_out_unthemed_with_its_own_style(page):
-    at = run_app(f"views/{page}.py", **shared(n_heads=16, d_model=64))
+    at = run_app(page.path, **shared(n_heads=16, d_model=64))
     charts = at.get("plotly_chart")
     assert charts, "the page draws a chart"
     for chart in charts:

@@ -12,7 +12,8 @@ import os
 import pytest
 from hypothesis import HealthCheck, settings
 
-from tests.helpers.sequences import CONTROLS, PageSequence
+from tests.helpers.sequences import PageSequence
+from ui.pages import IDS
 
 EXAMPLES = int(os.environ.get("SEQUENCE_EXAMPLES", "2"))
 STEPS = int(os.environ.get("SEQUENCE_STEPS", "6"))
@@ -33,6 +34,6 @@ def _case(page: str):
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("page", sorted(CONTROLS))
+@pytest.mark.parametrize("page", IDS)
 def test_any_sequence_of_actions_keeps_the_page_whole(page):
     _case(page)().runTest()

@@ -8,6 +8,7 @@ import pytest
 
 from tests.helpers.app import make_app, rerun, run_app, shared
 from ui.controls import widget_key
+from ui.pages import PAGES
 from ui.state import MAX_CHARS
 from ui.strings import STRINGS
 
@@ -141,23 +142,29 @@ def test_reading_heads_drawn_survive_an_empty_sentence():
 
 
 # --- Shared links open another view --------------------------------------------------------------
-@pytest.mark.parametrize(
-    "page,link",
-    [
-        ("pretrained", {"layer": "4", "head": "9", "pair": "a second sentence"}),
-        ("scaling", {"distribution": "uniform", "n_keys": "32", "tau": "4.0", "head": "1"}),
-        ("positional", {"pe_d_model": "32", "n_positions": "100", "anchor": "12", "head": "2"}),
-        ("attention", {"colour_scale": "per_head", "palette": "Cividis", "view": "mean"}),
-        ("step", {"stage": "3", "head": "1", "query": "2"}),
-        ("encoder_decoder", {"view": "cross", "layer": "1", "layers": "3"}),
-    ],
-)
-def test_a_link_reproduces_the_page_controls(page, link):
-    at = run_app(f"views/{page}.py", query=link)
+# for every page, a link that moves its own controls off their defaults
+LINKS = {
+    "attention": {"colour_scale": "per_head", "palette": "Cividis", "view": "mean"},
+    "step": {"stage": "3", "head": "1", "query": "2"},
+    "scaling": {"distribution": "uniform", "n_keys": "32", "tau": "4.0", "head": "1"},
+    "positional": {"pe_d_model": "32", "n_positions": "100", "anchor": "12", "head": "2"},
+    "pretrained": {"layer": "4", "head": "9", "pair": "a second sentence"},
+    "encoder_decoder": {"view": "cross", "layer": "1", "layers": "3"},
+    "train": {"task": "sort", "dim": "32", "heads": "2", "layers": "2", "run_seed": "3"},
+    "reading": {"layer": "3", "head": "7", "filter": "top_k", "view": "rollout"},
+    "efficient": {"view": "cache", "kv_heads": "2", "head": "3"},
+    "induction": {"steps": "300", "run_seed": "2", "layer": "0", "head": "3"},
+}
+
+
+@pytest.mark.parametrize("page", PAGES, ids=lambda p: p.id)
+def test_a_link_reproduces_the_page_controls(page):
+    link = LINKS[page.id]
+    at = run_app(page.path, query=link)
     assert not at.warning, [w.value for w in at.warning]
     for param, value in link.items():
         assert at.query_params[param] == value
-        assert str(at.session_state[f"{page}.{param}"]) == value
+        assert str(at.session_state[f"{page.id}.{param}"]) == value
 
 
 def test_step_url_follows_the_heads_down():

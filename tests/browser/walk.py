@@ -34,10 +34,10 @@ from dataclasses import dataclass, field
 from urllib.parse import parse_qsl, urlsplit
 
 from tests.helpers.depends import DEPENDS
+from ui import pages
 
-PAGES = ("attention", "step", "scaling", "positional", "pretrained", "encoder_decoder", "train",
-         "reading", "efficient", "induction")  # fmt: skip
-HOME = "attention"  # the default page: its URL path is "/"
+PAGES = pages.IDS
+HOME = pages.HOME.id  # the default page: its URL path is "/"
 
 _WORDS = ("attention", "heads", "look", "at", "every", "token", "and", "weigh", "what", "they",
           "find", "queries", "keys", "values", "softmax", "scale")  # fmt: skip
@@ -444,7 +444,7 @@ class Walker:
         fresh = [p for p in others if p not in self.result.visited]
         target = self.rng.choice(fresh or others)
         self.left[page] = params_of(self.pg.url)
-        path = "/" if target == HOME else f"/{target}"
+        path = "/" + pages.BY_ID[target].url_path
         self.pg.locator(f'[data-testid="stSidebarNav"] a[href$="{path}"]').first.click()
         return f"nav -> {target}", set()
 

@@ -13,6 +13,7 @@ from streamlit.testing.v1 import AppTest
 from streamlit.testing.v1.element_tree import ElementList
 
 from ui.controls import widget_key
+from ui.pages import Page
 
 APP = str(Path(__file__).resolve().parents[2] / "router.py")
 
@@ -50,6 +51,11 @@ def make_app(page: str | None = None, query: dict | None = None, **state) -> App
 def shared(**values) -> dict:
     """Sidebar settings as session-state entries: shared(d_model=96) -> {"shared.d_model": 96}."""
     return {f"shared.{k}": v for k, v in values.items()}
+
+
+def on_sentence(page: Page) -> dict:
+    """Session state that opens `page` (a ui.pages.Page) on the view that draws the sentence."""
+    return {f"{page.id}.view": page.sentence_view} if page.sentence_view else {}
 
 
 def run_app(page: str | None = None, query: dict | None = None, **state) -> AppTest:

@@ -8,7 +8,8 @@ HEADS = frozenset({"d_model", "n_heads"})  # ... and here the number of heads or
 
 # URL parameters whose value may be clamped when another one changes: {page: {param: causes}}.
 # "*" holds for every page. A parameter not listed here may change only by an action on its own
-# control (or a button in `BUTTONS` that sets it); anything else is a lost setting.
+# control (or a button in `BUTTONS` that sets it); anything else is a lost setting. Every page
+# has its row, empty when nothing of it depends on another setting (tests/test_registry.py).
 DEPENDS: dict[str, dict[str, frozenset]] = {
     "*": {"n_heads": frozenset({"d_model"})},
     "attention": {"head": HEADS},
@@ -19,6 +20,7 @@ DEPENDS: dict[str, dict[str, frozenset]] = {
         "dk_dims": HEADS | {"head"},
     },
     "scaling": {"head": HEADS, "tau": HEADS | {"tau_sqrt"}},
+    "pretrained": {},  # MiniLM's layers and heads are fixed
     "positional": {"dims": frozenset({"pe_d_model"}), "anchor": frozenset({"n_positions"}),
                    "head": HEADS, "rope_pair": HEADS},  # fmt: skip
     "efficient": {"kv_heads": HEADS, "head": HEADS, "step": TOKENS, "global": TOKENS,

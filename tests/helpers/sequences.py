@@ -22,6 +22,7 @@ from tests.helpers.app import make_app
 from tests.helpers.depends import DEPENDS
 from ui import controls, url
 from ui.compute import train as train_compute
+from ui.pages import BY_ID, IDS
 from ui.sections import efficient, reading
 from ui.sections import encoder_decoder as encdec
 from ui.sections.scaling import TEMPERATURES
@@ -57,7 +58,7 @@ SHARED = {
 
 # Each page's own controls and values to try: valid ones, and ones the current sentence or heads
 # may make stale (a head past the heads, a token past the tokens), as a link or an earlier state
-# would leave them.
+# would leave them. Every page has its row (tests/test_registry.py).
 CONTROLS: dict[str, dict[str, list]] = {
     "attention": {
         "attention.colour_scale": ["shared", "per_head"],
@@ -164,13 +165,10 @@ CONTROLS: dict[str, dict[str, list]] = {
         efficient.K_VIEW: list(efficient.VIEWS),
     },
 }
-# buttons a user presses on a page (training, ablation and the corpus run are not pressed here:
-# they take seconds; their own tests and the Chromium walk press them)
-BUTTONS = {
-    "step": ("step.next_",),
-    "positional": ("positional.reshuffle",),
-    "encoder_decoder": ("encoder_decoder.resample",),
-}
+# buttons a user presses, by the start of their keys ("<page>.<name>"); training, ablation and
+# the corpus run are not pressed here: they take seconds; their own tests and the Chromium walk
+# press them
+BUTTONS = ("step.next_", "positional.reshuffle", "encoder_decoder.resample")
 KINDS = (
     "selectbox",
     "radio",
@@ -187,7 +185,11 @@ KINDS = (
 
 
 def page_path(page: str) -> str:
-    return f"views/{page}.py"
+    return BY_ID[page].path
+
+
+def buttons_of(page: str) -> tuple[str, ...]:
+    return tuple(b for b in BUTTONS if b.startswith(f"{page}."))
 
 
 def widget(at: AppTest, key: str):
@@ -258,7 +260,7 @@ class PageSequence(RuleBasedStateMachine):
         """Only what depends on `cause` (tests/helpers/depends.py) changed with it: a setting
         that an unrelated action changes was lost (the walk's "lost" finding)."""
         after = values(self.at, self.page)
-        depends = {**DEPENDS["*"], **DEPENDS.get(self.page, {})}
+        depends = {**DEPENDS["*"], **DEPENDS[self.page]}
         for key in before.keys() | after.keys():
             name = key.removeprefix("shared.") if key.startswith("shared.") else url.param(key)
             if before.get(key) == after.get(key) or name == cause:
@@ -289,10 +291,10 @@ class PageSequence(RuleBasedStateMachine):
         self._run(self.at)
         self._check_kept(before, url.param(key))
 
-    @precondition(lambda self: self.page in BUTTONS)
+    @precondition(lambda self: bool(buttons_of(self.page)))
     @rule(data=hs.data())
     def press_button(self, data):
-        buttons = [b for b in self.at.button if (b.key or "").startswith(BUTTONS[self.page])]
+        buttons = [b for b in self.at.button if (b.key or "").startswith(buttons_of(self.page))]
         if buttons:
             data.draw(hs.sampled_from(buttons)).click()
             self._run(self.at)
@@ -309,7 +311,7 @@ class PageSequence(RuleBasedStateMachine):
             url_after = self._url()
             assert {**url_after, "lang": lang} == {**url_before, "lang": lang}, new
 
-    @rule(other=hs.sampled_from(sorted(CONTROLS)))
+    @rule(other=hs.sampled_from(sorted(IDS)))
     def leave_and_come_back(self, other):
         before = values(self.at, self.page)
         self.at.switch_page(page_path(other))
