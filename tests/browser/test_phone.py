@@ -88,14 +88,15 @@ CHART_PAGES = ("", "step", "scaling", "positional", "pretrained", "encoder_decod
 
 
 def _settle(pg, charts: bool = True) -> None:
-    wait_for_app(pg, timeout=120_000)
     if charts:  # a chart's code loads after the page: wait for the first one
         pg.wait_for_selector(".js-plotly-plot", timeout=120_000)
-    pg.wait_for_function(
-        "() => [...document.querySelectorAll('.js-plotly-plot')].every(g => g._fullLayout)",
+    wait_for_app(pg, timeout=120_000)  # the page's run is over: all its charts are in the page
+    pg.wait_for_function(  # and drawn (a chart mounts after the script has finished)
+        "() => [...document.querySelectorAll('[data-testid=stPlotlyChart]')].every(e => {"
+        " const g = e.matches('.js-plotly-plot') ? e : e.querySelector('.js-plotly-plot');"
+        " return g && g._fullLayout; })",
         timeout=120_000,
     )
-    pg.wait_for_timeout(800)  # a chart mounts after the script has finished
 
 
 def _shoot(pg, name: str) -> None:
