@@ -243,6 +243,9 @@ def test_settings_survive_switching_pages(app_url, page):
     page.goto(app_url)
     wait_for_app(page)
     page.get_by_role("link", name="Step by step").click()  # as soon as the menu is there
+    # the step page's run has started; a pick made while it runs can be lost when the run
+    # draws the box again: pick once it is over
+    page.get_by_role("heading", name="Step by step: one head, one query").wait_for()
     wait_for_app(page)
     page.get_by_role("combobox", name="Head h").click()
     page.get_by_role("option", name="h = 2", exact=True).click()  # a rerun on the new page

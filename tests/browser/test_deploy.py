@@ -22,6 +22,7 @@ from playwright.sync_api import expect
 
 from tests.browser.server import ROOT
 from tests.helpers.browser import eventually, wait_for_app
+from tests.helpers.browser import url as page_url
 
 pytestmark = pytest.mark.browser
 
@@ -107,7 +108,7 @@ def _replica(context) -> str:
 
 def _view(pg) -> tuple[str, dict, str, str]:
     """What a person sees and can share: path, URL parameters, title, sentence in the box."""
-    parts = urllib.parse.urlsplit(pg.url)
+    parts = urllib.parse.urlsplit(page_url(pg))
     query = dict(urllib.parse.parse_qsl(parts.query))
     title = pg.locator("h1").first.inner_text()
     return parts.path, query, title, pg.get_by_role("textbox", name="Sentence").input_value()

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
-from tests.helpers.browser import eventually_equal, move_slider, view_button, wait_for_app
+from tests.helpers.browser import eventually_equal, move_slider, url, view_button, wait_for_app
 
 pytestmark = pytest.mark.browser
 
@@ -66,7 +66,7 @@ def test_a_link_reproduces_the_view(app_url, page, tmp_path):
     page.get_by_text("= 512 MiB").first.wait_for()  # Mistral 7B, 8,192 tokens, window 4,096
     _wait_url(page, "view=calculator")  # the URL of the run that opened the view: all of it
     for fragment in ("kv_heads=2", "window=2", "block=2", "row=5", "model=Mistral-7B"):
-        assert fragment in page.url
+        assert fragment in url(page)
     expect(page.get_by_role("textbox", name="Sentence")).to_have_count(1)  # the shared sidebar
     _full_screenshot(page, tmp_path / "efficient_link.png", 1400)
 
@@ -86,7 +86,7 @@ def test_kv_heads_slider_updates_the_url_and_survives_a_language_switch(app_url,
     page.get_by_role("heading", name="高效注意力:当今的语言模型如何计算注意力").wait_for()
     _wait_charts(page)
     _wait_url(page, "lang=zh")
-    assert "kv_heads=2" in page.url  # written with lang=zh, at the end of the same run
+    assert "kv_heads=2" in url(page)  # written with lang=zh, at the end of the same run
     _has_kv_nodes(page, 2)
 
 

@@ -20,7 +20,9 @@ WAIT_S = 60  # how long a test waits for a state: a loaded 2-core CI machine nee
 def eventually(check, timeout: float = WAIT_S, interval: float = 0.25):
     """Run `check` (a function that reads the page and asserts) until it passes; return what it
     returns. At the deadline its last failure is raised: the same assertion, now waited for. A
-    Playwright error counts as a failure too (a chart read while it remounts has no layout)."""
+    Playwright error counts as a failure too (a chart read while it remounts has no layout).
+    `check` reads the page through Playwright calls (`evaluate`, locators, `url`), not cached
+    copies such as `pg.url`: nothing updates those between the calls."""
     deadline = time.monotonic() + timeout
     while True:
         try:
@@ -41,9 +43,15 @@ def eventually_equal(read, want, timeout: float = WAIT_S):
     eventually(check, timeout)
 
 
+def url(pg) -> str:
+    """The page's URL as the browser has it now. (`pg.url` is Playwright's copy, updated only
+    while a Playwright call runs: a loop that reads it between sleeps never sees it change.)"""
+    return pg.evaluate("() => location.href")
+
+
 def params(pg) -> dict[str, str]:
     """The page's URL parameters (the last value of each)."""
-    return dict(urllib.parse.parse_qsl(urllib.parse.urlsplit(pg.url).query))
+    return dict(urllib.parse.parse_qsl(urllib.parse.urlsplit(url(pg)).query))
 
 
 def wait_for_params(pg, timeout: float = WAIT_S, **want: str) -> dict[str, str]:
@@ -52,7 +60,7 @@ def wait_for_params(pg, timeout: float = WAIT_S, **want: str) -> dict[str, str]:
 
     def check() -> dict[str, str]:
         got = params(pg)
-        assert {k: got.get(k) for k in want} == want, pg.url
+        assert {k: got.get(k) for k in want} == want, got
         return got
 
     return eventually(check, timeout)
