@@ -85,13 +85,9 @@ _SETTLED_JS = """() => {
 }"""
 
 # Counts the script runs that ended (the app's script state leaving "running"), so that the
-# walker can tell that its action reached the server before it waits for the app to be idle;
-# and the messages the page sent the server (a changed widget sends one: a run will follow).
+# walker can tell that its action reached the server before it waits for the app to be idle.
 _COUNT_RUNS_JS = """(() => {
     window.__runsDone = 0;
-    window.__sent = 0;
-    const send = WebSocket.prototype.send;
-    WebSocket.prototype.send = function (data) { window.__sent++; return send.call(this, data); };
     const obs = new MutationObserver(records => {
         for (const r of records) if (r.oldValue === 'running') window.__runsDone++;
     });
@@ -100,7 +96,7 @@ _COUNT_RUNS_JS = """(() => {
     if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', start);
     else start();
 })()"""
-_RUN_SEEN_JS = """([before]) => {
+_RUN_SEEN_JS = """(before) => {
     const app = document.querySelector('[data-testid="stApp"]');
     return window.__runsDone > before
         || (!!app && app.getAttribute('data-test-script-state') === 'running');
@@ -229,32 +225,15 @@ class Walker:
         d.dismiss()
 
     # --- waiting -----------------------------------------------------------------------------
-    def runs_done(self) -> list[int]:
-        """A mark before an action: [runs ended, messages sent to the server] so far."""
-        return self.pg.evaluate("() => [window.__runsDone || 0, window.__sent || 0]")
+    def runs_done(self) -> int:
+        return self.pg.evaluate("() => window.__runsDone || 0")
 
-    def settle_after(self, runs_before: list[int], wait_run_ms: int = 2_000) -> None:
+    def settle_after(self, runs_before: int, wait_run_ms: int = 2_000) -> None:
         """Settle after an action: first give the action up to `wait_run_ms` to start a run
-        (an action that changes nothing starts none); if it sent the server a message, the
-        run it asked for comes, however busy the machine: wait for it up to `settle_s`. Then
-        wait until the app is idle."""
-        try:
+        (an action that changes nothing starts none), then wait until the app is idle."""
+        with contextlib.suppress(Exception):  # no run started: nothing to wait for
             self.pg.wait_for_function(_RUN_SEEN_JS, arg=runs_before, timeout=wait_run_ms)
-        except Exception:
-            asked = False
-            with contextlib.suppress(Exception):  # a navigation replaced the document
-                asked = self.pg.evaluate("(b) => (window.__sent || 0) > b[1]", runs_before)
-            if asked:
-                self._wait_run(runs_before)
         self.settle()
-
-    def _wait_run(self, runs_before: list[int]) -> None:
-        try:
-            self.pg.wait_for_function(
-                _RUN_SEEN_JS, arg=runs_before, timeout=self.settle_s * 1000, polling=100
-            )
-        except Exception as exc:
-            raise NotSettled(f"no run within {self.settle_s:.0f} s of a widget change") from exc
 
     def settle(self) -> None:
         """Wait until the app is idle and stays so for `quiet_ms`; raise NotSettled when that
