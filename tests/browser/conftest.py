@@ -3,8 +3,13 @@
 from __future__ import annotations
 
 import pytest
+from playwright.sync_api import expect
 
 from tests.browser.server import CHROMIUM_ARGS, chromium_path, streamlit_server
+from tests.helpers.browser import WAIT_S
+
+# `expect` retries its assertion until this deadline: long enough for a loaded 2-core machine
+expect.set_options(timeout=WAIT_S * 1000)
 
 
 @pytest.fixture(scope="module")
@@ -44,6 +49,7 @@ def browser():
 def page(browser):
     """A fresh page (own session) that records any JavaScript dialog instead of showing it."""
     context = browser.new_context(viewport={"width": 1400, "height": 1000})
+    context.set_default_timeout(WAIT_S * 1000)  # every wait_for and auto-waiting action
     pg = context.new_page()
     pg.dialogs = []
 

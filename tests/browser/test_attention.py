@@ -5,9 +5,17 @@ from __future__ import annotations
 import urllib.parse
 
 import pytest
+from playwright.sync_api import expect
 
 from mha_core import AttentionConfig, run_attention
-from tests.helpers.browser import move_slider, plot_layout_axis, view_button, wait_for_app
+from tests.helpers.browser import (
+    eventually,
+    move_slider,
+    plot_layout_axis,
+    view_button,
+    wait_for_app,
+    wait_for_params,
+)
 
 pytestmark = pytest.mark.browser
 
@@ -56,30 +64,31 @@ def test_type_sentence_move_heads_and_read_labels(app_url, page, tmp_path):
         arg=" ".join(words * 2),
         timeout=60_000,
     )
-    for axis in ("xaxis2", "xaxis"):  # the tokens under each head of each row: the first row's
-        ax = plot_layout_axis(page, 0, axis)  # on an axis of its own, the last row's on the trace's
-        assert ax["ticktext"] == words * 2
-        assert ax["tickvals"] == [0, 1, 2, 3, 4, 6, 7, 8, 9, 10]  # a column between heads
-    # the tick labels the browser actually drew: keys under all 4 heads, queries at row starts
-    drawn = page.evaluate(
-        "() => [...document.querySelector('.js-plotly-plot')"
-        ".querySelectorAll('g[class^=x][class$=tick] > text')].map(e => e.textContent)"
-    )
-    assert drawn[:5] == words and sorted(drawn) == sorted(words * 4)
-    drawn_y = page.evaluate(
-        "() => [...document.querySelector('.js-plotly-plot')"
-        ".querySelectorAll('g[class^=y][class$=tick] > text')].map(e => e.textContent)"
-    )
-    # two rows of two heads (the rest are the colour bar's numbers)
-    assert len([d for d in drawn_y if d in ("the", "cat", "saw", "dog")]) == 10
 
+    def labels_drawn():  # the chart redraws under a rerun: read it until it holds the new words
+        for axis in ("xaxis2", "xaxis"):  # the tokens under each head of each row: the first
+            ax = plot_layout_axis(page, 0, axis)  # row's on an axis of its own, the last's on
+            assert ax["ticktext"] == words * 2  # the trace's
+            assert ax["tickvals"] == [0, 1, 2, 3, 4, 6, 7, 8, 9, 10]  # a column between heads
+        # the tick labels the browser actually drew: keys under all 4 heads, queries at row starts
+        drawn = page.evaluate(
+            "() => [...document.querySelector('.js-plotly-plot')"
+            ".querySelectorAll('g[class^=x][class$=tick] > text')].map(e => e.textContent)"
+        )
+        assert drawn[:5] == words and sorted(drawn) == sorted(words * 4)
+        drawn_y = page.evaluate(
+            "() => [...document.querySelector('.js-plotly-plot')"
+            ".querySelectorAll('g[class^=y][class$=tick] > text')].map(e => e.textContent)"
+        )
+        # two rows of two heads (the rest are the colour bar's numbers)
+        assert len([d for d in drawn_y if d in ("the", "cat", "saw", "dog")]) == 10
+
+    eventually(labels_drawn)
     move_slider(page, "Heads h (only divisors of d_model)", +1)  # 4 -> 8
     _wait_heatmaps(page, 8)
     move_slider(page, "Heads h (only divisors of d_model)", -3)  # 8 -> 1
     _wait_heatmaps(page, 1)
-    assert _head_count(page) == 1
-    text = page.get_by_text("d_k = d_model / h = 64 / 1 =").first.inner_text()
-    assert "64" in text
+    expect(page.get_by_text("d_k = d_model / h = 64 / 1 =")).to_contain_text("64 / 1 = 64")
     page.screenshot(path=str(tmp_path / "attention.png"), full_page=True)
 
 
@@ -89,7 +98,7 @@ def test_d_model_slider_keeps_heads_valid(app_url, page):
     _wait_heatmaps(page, 16)
     move_slider(page, "d_model (model dimension)", -3)  # 64 -> 24: 16 heads impossible
     _wait_heatmaps(page, 12)
-    assert page.get_by_text("d_k = d_model / h = 24 / 12 =").count() == 1
+    expect(page.get_by_text("d_k = d_model / h = 24 / 12 =")).to_have_count(1)
 
 
 def test_markup_renders_as_text(app_url, page, tmp_path):
@@ -102,20 +111,24 @@ def test_markup_renders_as_text(app_url, page, tmp_path):
         timeout=60_000,
     )
     plot = page.locator(".js-plotly-plot").first
-    # no element created from the typed markup anywhere on the page
+
+    def drawn_literally():  # the labels drawn from the chart's new layout
+        drawn = page.evaluate(
+            "() => [...document.querySelector('.js-plotly-plot')"
+            ".querySelectorAll('g[class^=x][class$=tick] > text')].map(e => e.textContent)"
+        )
+        # over 40 tokens every k-th label, with its position: shown literally, no &lt; leaking
+        assert drawn[0] == "0: <"
+        assert not any("&" in d for d in drawn)
+
+    eventually(drawn_literally)
+    # the run that drew the markup is over: no element was created from it anywhere on the page
     assert page.locator('a[href="https://example.com"]').count() == 0
     assert page.locator('img[src="x"]').count() == 0
     assert plot.locator("b, i, span[style*='400px']").count() == 0
-    drawn = page.evaluate(
-        "() => [...document.querySelector('.js-plotly-plot')"
-        ".querySelectorAll('g[class^=x][class$=tick] > text')].map(e => e.textContent)"
-    )
-    # over 40 tokens every k-th label, with its position: shown literally, no &lt; leaking
-    assert drawn[0] == "0: <"
-    assert not any("&" in d for d in drawn)
     # the text the user typed is still in the box
-    assert page.get_by_role("textbox", name="Sentence").input_value() == MARKUP
-    page.wait_for_timeout(1000)
+    expect(page.get_by_role("textbox", name="Sentence")).to_have_value(MARKUP)
+    page.wait_for_timeout(1000)  # not a wait for a state: time for an image's onerror to fire
     assert page.dialogs == []
     page.screenshot(path=str(tmp_path / "markup.png"), full_page=True)
 
@@ -124,10 +137,11 @@ def test_hover_shows_exact_value_and_tokens(app_url, page):
     page.goto(app_url + "/?text=" + urllib.parse.quote("a b c"))
     wait_for_app(page)
     _wait_heatmaps(page, 4)
-    page.wait_for_timeout(1000)  # let the chart settle after its last redraw
     plot = page.locator(".js-plotly-plot").first
     hover = page.locator(".hoverlayer .hovertext").first
-    for _ in range(5):  # a person moves the mouse again if the tooltip did not show
+
+    def hover_middle_cell():  # a person moves the mouse again if the tooltip did not show (or a
+        page.mouse.move(0, 0)  # redraw of the chart took it away)
         box = plot.locator(".nsewdrag").first.bounding_box()
         # the middle cell (query 1, key 1) of head 0, in pixels from the plot area's corner
         dx, dy = page.evaluate(
@@ -135,18 +149,15 @@ def test_hover_shows_exact_value_and_tokens(app_url, page):
             " return [f.xaxis.l2p(1), f.yaxis.l2p(1)]; }"
         )
         page.mouse.move(box["x"] + dx, box["y"] + dy)
-        try:
-            hover.wait_for(timeout=3_000)
-            break
-        except Exception:
-            page.mouse.move(0, 0)
-    hover.wait_for(timeout=3_000)
-    text = hover.evaluate(
-        "e => [...e.querySelectorAll('tspan.line')].map(t => t.textContent).join('|')"
-    )
-    assert "query 1: b" in text and "key 1: b" in text
-    value = text.split("weight = ")[1]
-    assert value.startswith("0.") and len(value) >= 9  # 8 significant digits
+        hover.wait_for(timeout=3_000)
+        text = hover.evaluate(
+            "e => [...e.querySelectorAll('tspan.line')].map(t => t.textContent).join('|')"
+        )
+        assert "query 1: b" in text and "key 1: b" in text
+        value = text.split("weight = ")[1]
+        assert value.startswith("0.") and len(value) >= 9  # 8 significant digits
+
+    eventually(hover_middle_cell)
 
 
 def test_url_reproduces_the_view(app_url, page):
@@ -158,8 +169,8 @@ def test_url_reproduces_the_view(app_url, page):
     page.goto(f"{app_url}/?{q}")
     wait_for_app(page)
     _wait_heatmaps(page, 6)
-    assert page.get_by_text("d_k = d_model / h = 96 / 6 =").count() == 1
-    assert "n_heads=6" in page.url and "mask=causal" in page.url
+    expect(page.get_by_text("d_k = d_model / h = 96 / 6 =")).to_have_count(1)
+    wait_for_params(page, n_heads="6", mask="causal")
     # a second session is independent: its own defaults
     other = page.context.browser.new_page()
     other.goto(app_url)
@@ -207,8 +218,9 @@ def test_language_switch_keeps_the_sentence(app_url, page):
         "() => [...document.querySelectorAll('h1')].some(h => h.innerText.includes('多头注意力'))",
         timeout=60_000,
     )
-    assert page.get_by_role("textbox", name="句子").input_value() == "attention is not too shabby"
-    assert "lang=zh" in page.url
+    expect(page.get_by_role("textbox", name="句子")).to_have_value("attention is not too shabby")
+    # the title comes early in the run, the URL at its end
+    wait_for_params(page, lang="zh", text="attention is not too shabby")
     # the charts redraw after the title: wait for the subplot titles to change language
     page.wait_for_function(
         "() => { const g = document.querySelector('.js-plotly-plot');"
@@ -222,42 +234,38 @@ def test_a_chinese_link_opens_in_chinese_navigation_included(app_url, page):
     page.goto(app_url + "/step?lang=zh")
     wait_for_app(page)
     page.get_by_role("link", name="逐步计算").wait_for(timeout=60_000)
-    assert page.get_by_role("link", name="预训练注意力头").count() == 1
+    expect(page.get_by_role("link", name="预训练注意力头")).to_have_count(1)
+    # the navigation drawn in Chinese: no English link is left in it
     assert page.get_by_role("link", name="Step by step").count() == 0
-
-
-def _params(pg) -> dict:
-    return urllib.parse.parse_qs(urllib.parse.urlparse(pg.url).query)
 
 
 def test_settings_survive_switching_pages(app_url, page):
     page.goto(app_url)
     wait_for_app(page)
     page.get_by_role("link", name="Step by step").click()  # as soon as the menu is there
+    # the step page's run has started; a pick made while it runs can be lost when the run
+    # draws the box again: pick once it is over
+    page.get_by_role("heading", name="Step by step: one head, one query").wait_for()
     wait_for_app(page)
     page.get_by_role("combobox", name="Head h").click()
     page.get_by_role("option", name="h = 2", exact=True).click()  # a rerun on the new page
-    wait_for_app(page)
-    page.wait_for_timeout(500)
-    p = _params(page)
-    assert p["positional"] == ["1"] and p["scale"] == ["1"], p  # toggles stay on
-    assert p["d_model"] == ["64"] and p["n_heads"] == ["4"], p
+    p = wait_for_params(page, head="2")  # that rerun's URL
+    assert (p["positional"], p["scale"]) == ("1", "1"), p  # toggles stay on
+    assert (p["d_model"], p["n_heads"]) == ("64", "4"), p
     page.get_by_role("link", name="Attention", exact=True).click()
+    _wait_heatmaps(page, 4)  # home's run has started: wait for its end before the next click
     wait_for_app(page)
-    _wait_heatmaps(page, 4)
     page.get_by_text("Per head", exact=True).click()  # a rerun back home
-    wait_for_app(page)
-    page.wait_for_timeout(500)
-    p = _params(page)
-    assert p["positional"] == ["1"] and p["scale"] == ["1"] and p["d_model"] == ["64"], p
-    assert page.get_by_role("switch", name="Add positional encoding").is_checked()
+    p = wait_for_params(page, colour_scale="per_head")  # that rerun's URL
+    assert (p["positional"], p["scale"], p["d_model"]) == ("1", "1", "64"), p
+    expect(page.get_by_role("switch", name="Add positional encoding")).to_be_checked()
 
 
 def test_tabs_draw_the_other_views(app_url, page, tmp_path):
     page.goto(app_url + "/?text=" + urllib.parse.quote("the cat saw the dog"))
     wait_for_app(page)
     _wait_heatmaps(page, 4)
-    assert page.locator(".js-plotly-plot").count() == 1  # only the open tab is drawn
+    expect(page.locator(".js-plotly-plot")).to_have_count(1)  # only the open tab is drawn
     view_button(page, "Mean over heads").click()
     page.get_by_text("Mean over the 4 heads").wait_for(timeout=60_000)
     page.wait_for_function(
@@ -300,20 +308,24 @@ def test_hover_at_512_tokens_and_16_heads_gives_the_token_and_the_exact_weight(a
         ".length >= 1",
         timeout=120_000,
     )
-    text = page.evaluate(
-        """() => {
-            const g = [...document.querySelectorAll('.js-plotly-plot')].at(-1);
-            Plotly.Fx.hover(g, {xval: 510, yval: 511});
-            const h = g.querySelector('.hovertext');
-            return h ? [...h.querySelectorAll('tspan.line')].map(t => t.textContent).join('|')
-                     : null;
-        }"""
-    )
-    assert text, "no hover label"
-    assert "query 511: r" in text and "key 510: q" in text, text
     want = run_attention(words, AttentionConfig(d_model=64, n_heads=16)).attention.weights
-    shown = float(text.split("weight = ")[1])
-    assert shown == pytest.approx(float(want[0, 15, 511, 510]), rel=1e-6)
+
+    def hover_last_cells():  # on the chart as drawn now (a redraw may replace it under a hover)
+        text = page.evaluate(
+            """() => {
+                const g = [...document.querySelectorAll('.js-plotly-plot')].at(-1);
+                Plotly.Fx.hover(g, {xval: 510, yval: 511});
+                const h = g.querySelector('.hovertext');
+                return h ? [...h.querySelectorAll('tspan.line')].map(t => t.textContent).join('|')
+                         : null;
+            }"""
+        )
+        assert text, "no hover label"
+        assert "query 511: r" in text and "key 510: q" in text, text
+        shown = float(text.split("weight = ")[1])
+        assert shown == pytest.approx(float(want[0, 15, 511, 510]), rel=1e-6)
+
+    eventually(hover_last_cells)
 
 
 def test_zooming_the_grid_moves_the_key_labels_with_the_cells(app_url, page):
@@ -322,24 +334,27 @@ def test_zooming_the_grid_moves_the_key_labels_with_the_cells(app_url, page):
     page.goto(app_url + "/?text=" + urllib.parse.quote("the cat saw the dog"))
     wait_for_app(page)
     _wait_heatmaps(page, 4)
-    page.wait_for_timeout(1000)
     ranges = (
         "() => { const f = document.querySelector('.js-plotly-plot')._fullLayout;"
         " return [f.xaxis.range, f.xaxis2.range, f.yaxis.range]; }"
     )
-    before = page.evaluate(ranges)
-    box = page.locator(".js-plotly-plot .nsewdrag").first.bounding_box()
-    x0, y0 = box["x"] + 0.02 * box["width"], box["y"] + 0.1 * box["height"]
-    page.mouse.move(x0, y0)
-    page.mouse.down()
-    page.mouse.move(x0 + 0.25 * box["width"], y0 + 0.3 * box["height"], steps=8)
-    page.mouse.up()
-    page.wait_for_function(
-        f"() => {{ const r = ({ranges})(); return r[0][1] - r[0][0] < 6; }}", timeout=10_000
-    )
-    x, x2, y = page.evaluate(ranges)
-    assert x2 == pytest.approx(x)  # the first row's labels follow the zoom (the last row's
-    assert y == pytest.approx(before[2])  # are the trace's own); the rows of heads stay
+
+    def drag_zooms():  # again if a redraw of the chart (a late rerun) undid the zoom
+        before = page.evaluate(ranges)
+        box = page.locator(".js-plotly-plot .nsewdrag").first.bounding_box()
+        x0, y0 = box["x"] + 0.02 * box["width"], box["y"] + 0.1 * box["height"]
+        page.mouse.move(x0, y0)
+        page.mouse.down()
+        page.mouse.move(x0 + 0.25 * box["width"], y0 + 0.3 * box["height"], steps=8)
+        page.mouse.up()
+        page.wait_for_function(
+            f"() => {{ const r = ({ranges})(); return r[0][1] - r[0][0] < 6; }}", timeout=10_000
+        )
+        x, x2, y = page.evaluate(ranges)
+        assert x2 == pytest.approx(x)  # the first row's labels follow the zoom (the last row's
+        assert y == pytest.approx(before[2])  # are the trace's own); the rows of heads stay
+
+    eventually(drag_zooms)
 
 
 def test_no_parent_frame_may_control_the_app(app_url):

@@ -8,6 +8,7 @@ all from the URL) and no exception; the other sessions are left alone.
 
 from __future__ import annotations
 
+import functools
 import os
 import signal
 import socket
@@ -17,9 +18,11 @@ import urllib.parse
 import urllib.request
 
 import pytest
+from playwright.sync_api import expect
 
 from tests.browser.server import ROOT
-from tests.helpers.browser import wait_for_app
+from tests.helpers.browser import eventually, wait_for_app
+from tests.helpers.browser import url as page_url
 
 pytestmark = pytest.mark.browser
 
@@ -105,7 +108,7 @@ def _replica(context) -> str:
 
 def _view(pg) -> tuple[str, dict, str, str]:
     """What a person sees and can share: path, URL parameters, title, sentence in the box."""
-    parts = urllib.parse.urlsplit(pg.url)
+    parts = urllib.parse.urlsplit(page_url(pg))
     query = dict(urllib.parse.parse_qsl(parts.query))
     title = pg.locator("h1").first.inner_text()
     return parts.path, query, title, pg.get_by_role("textbox", name="Sentence").input_value()
@@ -120,8 +123,18 @@ def _shows_only(pg, i: int) -> None:
     ticks = set(pg.evaluate(TICKS))
     others = {f"user{j}" for j in range(len(VIEWS)) if j != i}
     assert f"user{i}" in ticks and not ticks & others
-    assert pg.get_by_role("textbox", name="Sentence").input_value() == sentence(i)
-    assert pg.locator('[data-testid="stException"]').count() == 0
+    expect(pg.get_by_role("textbox", name="Sentence")).to_have_value(sentence(i))
+    assert pg.locator('[data-testid="stException"]').count() == 0  # the charts drawn: no error
+
+
+def _shows_view(pg, want: tuple) -> None:
+    """Until the page shows `want` (`_view`): the URL is written at the end of a run, after
+    the charts, so a view read as the charts appear may still be the one before."""
+
+    def check():
+        assert _view(pg) == want
+
+    eventually(check, timeout=120)
 
 
 def test_sessions_survive_a_replica(deployment, browser):
@@ -140,9 +153,14 @@ def test_sessions_survive_a_replica(deployment, browser):
     replicas = [_replica(ctx) for ctx in contexts]
     assert set(replicas) == {"r1", "r2"}, replicas  # leastconn spreads the class
 
-    before = [_view(pg) for pg in pages]
-    for i, (path, params) in enumerate(VIEWS):
-        assert before[i][0] == f"/{path}" and before[i][1].items() >= params.items()
+    def with_params(pg, path, params):  # the first run's URL holds the link's parameters
+        view = _view(pg)
+        assert view[0] == f"/{path}" and view[1].items() >= params.items(), view
+        return view
+
+    before = [
+        eventually(functools.partial(with_params, pg, *v), 120) for pg, v in zip(pages, VIEWS)
+    ]
     for pg in pages:
         pg.evaluate("() => { window.__beforeKill = true; }")  # gone when the page reloads
 
@@ -155,12 +173,12 @@ def test_sessions_survive_a_replica(deployment, browser):
         pg.wait_for_function("() => !window.__beforeKill", timeout=120_000, polling=250)
         wait_for_app(pg, timeout=120_000)
         _shows_only(pg, i)
-        assert _replica(ctx) not in ("", dead)
-        assert _view(pg) == before[i]
+        assert _replica(ctx) not in ("", dead)  # the reloaded page's cookie, set on its load
+        _shows_view(pg, before[i])
     for i, pg in enumerate(pages):  # the sessions on the live replica never noticed
         if replicas[i] != dead:
             assert pg.evaluate("() => window.__beforeKill === true")
-            assert _view(pg) == before[i]
+            assert _view(pg) == before[i]  # unchanged since read (no run in between)
             _shows_only(pg, i)
 
     # a moved session is live: one more seed step reruns on its new replica

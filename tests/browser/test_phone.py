@@ -83,14 +83,15 @@ def _overlaps(boxes: list) -> list[tuple]:
 
 
 def _settle(pg) -> None:
-    wait_for_app(pg, timeout=120_000)
-    # a chart's code loads after the page: wait for the first one
+    # a chart's code loads after the page: wait for the first one (every page draws charts)
     pg.wait_for_selector(".js-plotly-plot", timeout=120_000)
-    pg.wait_for_function(
-        "() => [...document.querySelectorAll('.js-plotly-plot')].every(g => g._fullLayout)",
+    wait_for_app(pg, timeout=120_000)  # the page's run is over: all its charts are in the page
+    pg.wait_for_function(  # and drawn (a chart mounts after the script has finished)
+        "() => [...document.querySelectorAll('[data-testid=stPlotlyChart]')].every(e => {"
+        " const g = e.matches('.js-plotly-plot') ? e : e.querySelector('.js-plotly-plot');"
+        " return g && g._fullLayout; })",
         timeout=120_000,
     )
-    pg.wait_for_timeout(800)  # a chart mounts after the script has finished
 
 
 def _shoot(pg, name: str) -> None:

@@ -10,9 +10,10 @@ import urllib.parse
 
 import numpy as np
 import pytest
+from playwright.sync_api import expect
 
 import mha_core
-from tests.helpers.browser import view_button, wait_for_app
+from tests.helpers.browser import eventually, eventually_equal, view_button, wait_for_app
 
 pytestmark = pytest.mark.browser
 
@@ -108,6 +109,18 @@ def _hover_text(pg) -> str:
     )
 
 
+def _hovers(pg, x: float, y: float, text: str) -> str:
+    """Move the mouse to (x, y) until the hover label there says `text`; return the label."""
+
+    def check() -> str:
+        pg.mouse.move(x, y)
+        shown = _hover_text(pg)
+        assert text in shown, shown
+        return shown
+
+    return eventually(check, timeout=30)
+
+
 def _selectbox_values(pg) -> dict[str, str]:
     return pg.evaluate(
         """() => Object.fromEntries([...document.querySelectorAll('[data-testid=stSelectbox]')]
@@ -135,8 +148,10 @@ def _click_picks_head(pg, x: float, y: float, heading: str, layer: int, head: in
         arg=heading,
         timeout=60_000,
     )
-    values = _selectbox_values(pg)
-    assert (values["Layer"], values["Head"]) == (str(layer), str(head))
+    eventually_equal(
+        lambda: (_selectbox_values(pg)["Layer"], _selectbox_values(pg)["Head"]),
+        (str(layer), str(head)),
+    )
 
 
 def test_clicking_a_token_keeps_only_its_lines(reading_page, attentions, tmp_path):
@@ -145,9 +160,7 @@ def test_clicking_a_token_keeps_only_its_lines(reading_page, attentions, tmp_pat
     assert {q for q, _ in before} == set(range(attentions.shape[-1]))  # every token has lines
     queries = _trace_index(page, "reading.fig.lines", "markers+text", 0)
     x, y = _point_xy(page, "reading.fig.lines", queries, 2)  # "animal" as query
-    page.mouse.move(x, y)
-    page.wait_for_timeout(300)
-    assert "query 2: animal" in _hover_text(page)
+    _hovers(page, x, y, "query 2: animal")
     page.mouse.click(x, y)
     page.wait_for_function(
         """(sel) => { const g = [...document.querySelectorAll(sel)].pop();
@@ -162,13 +175,13 @@ def test_clicking_a_token_keeps_only_its_lines(reading_page, attentions, tmp_pat
     ends = _line_ends(page, "reading.fig.lines")
     expected = sum(int((attentions[0, h, 2] >= 0.005).sum()) for h in range(3))
     assert {q for q, _ in ends} == {2} and len(ends) == expected
-    assert _selectbox_values(page)["Only the lines of token (– = every token)"] == "2: animal"
+    eventually_equal(
+        lambda: _selectbox_values(page)["Only the lines of token (– = every token)"], "2: animal"
+    )
     # hovering a key now gives each head's exact weight from "animal"
     keys = _trace_index(page, "reading.fig.lines", "markers+text", 1)
     x, y = _point_xy(page, "reading.fig.lines", keys, 0)
-    page.mouse.move(x, y)
-    page.wait_for_timeout(400)
-    hover = _hover_text(page)
+    hover = _hovers(page, x, y, "head 2: weight = ")
     for h in range(3):
         value = float(re.search(rf"head {h}: weight = ([0-9.e-]+)", hover).group(1))
         assert value == pytest.approx(float(attentions[0, h, 2, 0]), rel=1e-6)
@@ -199,9 +212,11 @@ def test_the_filter_hides_what_its_caption_says(reading_page, attentions):
     for row, keep in zip(z, kept):
         assert [v is not None for v in row] == keep.tolist()
     share = a[~kept].sum() / a.sum()
-    caption = page.locator(".st-key-reading-fig-weights + div").inner_text()
     n_hidden = int((~kept).sum())
-    assert f"hides {100 * share:.1f}% of the attention mass here ({n_hidden} of" in caption
+    caption = page.locator(".st-key-reading-fig-weights + div")
+    expect(caption).to_contain_text(
+        f"hides {100 * share:.1f}% of the attention mass here ({n_hidden} of"
+    )
 
 
 def test_clicking_the_importance_map_picks_the_head(reading_page):
@@ -212,18 +227,19 @@ def test_clicking_the_importance_map_picks_the_head(reading_page):
     page.mouse.click(x, y)
     page.wait_for_function("() => location.search.includes('head=9')", timeout=60_000)
     _settle(page)
-    assert (_selectbox_values(page)["Layer"], _selectbox_values(page)["Head"]) == ("4", "9")
+    eventually_equal(
+        lambda: (_selectbox_values(page)["Layer"], _selectbox_values(page)["Head"]), ("4", "9")
+    )
     _open_tab(page, "Weights vs norms", "reading.fig.weights")
     heading = "Weights against value-weighted norms (layer 4, head 9)"
-    assert heading in [h.inner_text() for h in page.locator("h3").all()]
+    exactly = re.compile("^" + re.escape(heading) + "$")
+    expect(page.locator("h3").filter(has_text=exactly)).not_to_have_count(0)
 
 
 def test_clicking_a_map_of_the_pretrained_mosaic_selects_it(app_url, page, tmp_path):
     _open(page, app_url, "/pretrained?text=" + urllib.parse.quote(TEXT), n_plots=3)
     x, y = _point_xy(page, "pretrained.mosaic_fig", 1, 3 * 12 + 7)  # trace 1: the click targets
-    page.mouse.move(x, y)
-    page.wait_for_timeout(300)
-    assert "layer 3, head 7" in _hover_text(page)
+    _hovers(page, x, y, "layer 3, head 7")
     _click_picks_head(page, x, y, "Layer 3, head 7", 3, 7)
     # the orange box moves to that map (the chart redraws a moment after the heading)
     page.wait_for_function(

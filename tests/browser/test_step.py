@@ -2,10 +2,20 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
+from playwright.sync_api import expect
 
-from tests.helpers.browser import view_button, view_labels, wait_for_app
+from tests.helpers.browser import (
+    eventually,
+    eventually_equal,
+    view_button,
+    view_labels,
+    wait_for_app,
+    wait_for_params,
+)
 
 pytestmark = pytest.mark.browser
 
@@ -56,6 +66,26 @@ def _figure(pg, title_part: str) -> dict:
         }""".replace("PLAIN", PLAIN),
         title_part,
     )
+
+
+def _outlined(pg, title_part: str, rows: list[float]) -> None:
+    """Until the figure titled `title_part` outlines `rows` ([y0, y1])."""
+
+    def check():
+        fig = _figure(pg, title_part)
+        assert fig and rows in fig["outlines"], fig and fig["outlines"]
+
+    eventually(check)
+
+
+def _hovers(pg, title_part: str, x: float, y: float, *parts: str) -> None:
+    """Until the hover label over cell (x, y) of the figure says each of `parts`."""
+
+    def check():
+        hover = _hover(pg, title_part, x, y)
+        assert hover and all(p in hover for p in parts), hover
+
+    eventually(check)
 
 
 def _pick(pg, label: str, option: str) -> None:
@@ -113,19 +143,29 @@ def _hover(pg, title_part: str, x: float, y: float) -> str | None:
 
 def test_head_and_query_pickers_redraw_the_figures(app_url, page, tmp_path):
     _open_from_home(page, app_url)
-    assert page.url.split("?")[0].endswith("/" + URL_PATH)
-    assert view_labels(page) == TABS
-    assert page.locator(".js-plotly-plot").count() == 1  # only the first step is drawn
+    expect(page).to_have_url(re.compile(rf"/{URL_PATH}(\?|$)"))
+    eventually_equal(lambda: view_labels(page), TABS)
+    expect(page.locator(".js-plotly-plot")).to_have_count(1)  # only the first step is drawn
     _tab(page, TABS[1], "W_K^h of head 0")
-    page.wait_for_function("() => document.querySelectorAll('.js-plotly-plot').length === 6")
-    before = _figure(page, "W_K^h of head 0")
-    assert before and len(before["z"]) == 64 and len(before["z"][0]) == 16
+    expect(page.locator(".js-plotly-plot")).to_have_count(6)
+
+    def head_0():
+        before = _figure(page, "W_K^h of head 0")
+        assert before and len(before["z"]) == 64 and len(before["z"][0]) == 16
+        return before
+
+    before = eventually(head_0)
 
     _pick(page, "Head h", "h = 2")
     _wait_figure(page, "W_K^h of head 2")  # the open tab stays open and answers
     after = _figure(page, "W_K^h of head 2")
     assert after["z"] != before["z"]  # head 2's own projection, not head 0's
-    assert not any("head 0" in t for t in _titles(page))
+
+    def all_head_2():  # the tab's six figures are redrawn one after another
+        titles = _titles(page)
+        assert not any("head 0" in t for t in titles), titles
+
+    eventually(all_head_2)
 
     _pick(page, "Query token i", "3: live")
     page.wait_for_function(
@@ -137,19 +177,17 @@ def test_head_and_query_pickers_redraw_the_figures(app_url, page, tmp_path):
     # "Next" walks on to the scores
     page.get_by_role("button", name=f"Next: {TABS[2]} →").click()
     _wait_figure(page, "Scores Q_h")
-    wait_for_app(page)
-    assert [2.5, 3.5] in _figure(page, "Scores Q_h")["outlines"]
+    _outlined(page, "Scores Q_h", [2.5, 3.5])
     _tab(page, TABS[3], "Weights of query 3")
-    assert [2.5, 3.5] in _figure(page, "α_h = softmax")["outlines"]
-    hover = _hover(page, "α_h = softmax", 5, 3)
-    assert hover and "query 3: live" in hover and "key 5: Europe" in hover
+    _outlined(page, "α_h = softmax", [2.5, 3.5])
+    _hovers(page, "α_h = softmax", 5, 3, "query 3: live", "key 5: Europe")
     shot = tmp_path / "step_by_step.png"
     page.screenshot(path=str(shot), full_page=True)
     assert shot.stat().st_size > 10_000
     _tab(page, TABS[5], "FinalOutput")
-    assert [2.5, 3.5] in _figure(page, "FinalOutput")["outlines"]
+    _outlined(page, "FinalOutput", [2.5, 3.5])
     _tab(page, TABS[0], "X (7 × 64)")
-    assert [2.5, 3.5] in _figure(page, "X (7 × 64)")["outlines"]
+    _outlined(page, "X (7 × 64)", [2.5, 3.5])
     assert page.dialogs == []
 
 
@@ -157,41 +195,49 @@ def test_markup_stays_text_and_language_switches(app_url, page, tmp_path):
     page.goto(app_url)
     wait_for_app(page)
     box = page.get_by_role("textbox", name="Sentence")
-    box.fill('<b>x</b> <a href="https://example.com">y</a> <img src=x onerror=alert(1)>')
+    markup = '<b>x</b> <a href="https://example.com">y</a> <img src=x onerror=alert(1)>'
+    box.fill(markup)
     box.press("Control+Enter")
-    wait_for_app(page)
+    wait_for_params(page, text=markup)  # the sentence's run is over: on to the other page
     page.get_by_role("link", name="Step by step").click()
     wait_for_app(page)
     _tab(page, TABS[3], "α_h = softmax")
-    fig = _figure(page, "α_h = softmax")
-    # Plotly decodes the escapes: the browser holds (and draws) the literal characters
-    assert fig["yticks"][:4] == ["&lt;", "b", "&gt;", "x"]
-    drawn = page.evaluate(
-        "() => [...document.querySelectorAll('.js-plotly-plot')[0]"
-        ".querySelectorAll('.ytick text')].map(t => t.textContent)"
-    )
-    assert drawn[:4] == ["<", "b", ">", "x"]
+
+    def drawn_literally():
+        fig = _figure(page, "α_h = softmax")
+        # Plotly decodes the escapes: the browser holds (and draws) the literal characters
+        assert fig["yticks"][:4] == ["&lt;", "b", "&gt;", "x"]
+        drawn = page.evaluate(
+            "() => [...document.querySelectorAll('.js-plotly-plot')[0]"
+            ".querySelectorAll('.ytick text')].map(t => t.textContent)"
+        )
+        assert drawn[:4] == ["<", "b", ">", "x"]
+
+    eventually(drawn_literally)
     assert page.locator(".js-plotly-plot a").count() == 0  # no link was created
     assert page.locator(".js-plotly-plot img").count() == 0
     _pick(page, "Query token i", "3: x")
     _wait_figure(page, "Weights of query 3")
-    hover = _hover(page, "α_h = softmax", 0, 3)
-    assert hover and "key 0: <" in hover
+    _hovers(page, "α_h = softmax", 0, 3, "key 0: <")
     assert page.dialogs == []
 
     page.get_by_text("中文", exact=True).click()
     wait_for_app(page)
     page.get_by_role("heading", name="逐步计算:一个头,一个查询").wait_for()
     _tab(page, "1 · Q、K、V", "头 0 的 W_Q^h")
+    # the relabelled widgets remount after the switch: pick once the tab's run is over
+    wait_for_params(page, lang="zh", stage="1")
     wait_for_app(page)
-    page.wait_for_timeout(1500)  # the relabelled widgets remount after the switch: let them settle
     _pick(page, "头 h", "h = 1")
     _wait_figure(page, "头 1 的 W_Q^h")
-    # the chosen option reads the same in both languages (a selectbox keeps its old text)
-    shown = page.locator("[data-testid=stSelectbox] input").evaluate_all(
-        "es => es.map(e => e.value)"
-    )
-    assert "h = 1" in shown and "3: x" in shown
+
+    def both_kept():  # the chosen option reads the same in both languages (a selectbox keeps
+        shown = page.locator("[data-testid=stSelectbox] input").evaluate_all(  # its old text)
+            "es => es.map(e => e.value)"
+        )
+        assert "h = 1" in shown and "3: x" in shown, shown
+
+    eventually(both_kept)
     page.screenshot(path=str(tmp_path / "step_by_step_zh.png"), full_page=True)
 
 
@@ -206,7 +252,7 @@ def test_direct_link_draws_the_page(app_url, page):
         " return g && g.layout && (g.layout.shapes || []).some(s => s.y0 === 1.5); }",
         timeout=60_000,
     )
-    assert [1.5, 2.5] in _figure(page, "X (7")["outlines"]
+    _outlined(page, "X (7", [1.5, 2.5])
     assert page.dialogs == []
 
 
@@ -215,6 +261,5 @@ def test_direct_link_keeps_the_router_and_the_settings_of_the_url(app_url, page)
     wait_for_app(page)
     page.get_by_role("heading", name=TITLE_EN).wait_for()
     # the router's shared sidebar is there (widgets load lazily: wait for it, then count)
-    page.get_by_role("textbox", name="Sentence").wait_for(timeout=30_000)
-    assert page.get_by_role("textbox", name="Sentence").count() == 1
-    _wait_figure(page, "X (3 × 32)", timeout=15_000)
+    expect(page.get_by_role("textbox", name="Sentence")).to_have_count(1)
+    _wait_figure(page, "X (3 × 32)")

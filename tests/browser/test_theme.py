@@ -38,8 +38,8 @@ def test_chart_text_reads_on_the_page(app_url, browser, scheme):
     try:
         pg = context.new_page()
         pg.goto(app_url)
-        wait_for_app(pg)
         pg.wait_for_selector(".js-plotly-plot .xtick text", timeout=60_000)
+        wait_for_app(pg)  # the chart's run is over: the page and the chart in their final colours
         seen = pg.evaluate(TEXT_COLOURS)
         assert seen["fills"], "the chart has labels"
         for fill in seen["fills"]:  # tick labels and head titles against the page behind them
@@ -53,9 +53,8 @@ def test_chart_text_reads_on_the_page(app_url, browser, scheme):
 @pytest.mark.parametrize("path", ["", "efficient"])
 def test_a_heads_step_draws_the_grid_once(app_url, page, path):
     page.goto(f"{app_url}/{path}")
-    wait_for_app(page)
     page.wait_for_selector(".js-plotly-plot .xtick text", timeout=60_000)
-    page.wait_for_timeout(1_000)
+    wait_for_app(page)  # the first draw's run is over
     page.evaluate(COUNT_DRAWS)
     page.locator(HEADS_THUMB).focus()
     page.keyboard.press("ArrowRight")  # 4 -> 8 heads
@@ -64,7 +63,9 @@ def test_a_heads_step_draws_the_grid_once(app_url, page, path):
         timeout=60_000,
     )
     wait_for_app(page)
-    page.wait_for_timeout(1_000)  # the second draw came ~0.1 s after the first
+    # not a wait for a state: the window in which a second draw would come (it came ~0.1 s
+    # after the first)
+    page.wait_for_timeout(1_000)
     layers = page.evaluate("() => document.querySelectorAll('.js-plotly-plot svg.main-svg').length")
     assert layers > 0
     assert page.evaluate("() => window.__widths") == layers  # one draw: each layer sized once

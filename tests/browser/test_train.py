@@ -7,8 +7,9 @@ from __future__ import annotations
 import re
 
 import pytest
+from playwright.sync_api import expect
 
-from tests.helpers.browser import assert_markup_is_text, wait_for_app
+from tests.helpers.browser import assert_markup_is_text, eventually, wait_for_app
 from tests.helpers.inputs import HOSTILE_LINE
 
 pytestmark = pytest.mark.browser
@@ -40,6 +41,17 @@ def _wait_more(pg, what: str, than: int, timeout: float = 60_000) -> int:
     return handle.json_value()
 
 
+def _wait_step_above(pg, than: int) -> int:
+    """Until the progress caption shows a step past `than`; return it."""
+    return pg.wait_for_function(
+        """(n) => { const t = document.querySelector('[data-testid=stProgress]');
+            const m = t && t.innerText.match(/Step (\\d+) of 3000/);
+            return m && Number(m[1]) > n ? Number(m[1]) : null; }""",
+        arg=than,
+        timeout=60_000,
+    ).json_value()
+
+
 def _grid_first_head(pg, title_start: str):
     """z of the first head of the first head grid whose subplot titles start with title_start."""
     return pg.evaluate(
@@ -51,6 +63,12 @@ def _grid_first_head(pg, title_start: str):
         }""",
         title_start,
     )
+
+
+def _drawn_grid(pg):
+    grid = _grid_first_head(pg, "head 0 ·")
+    assert grid is not None, "no head grid drawn"
+    return grid
 
 
 def _slider_to(pg, label: str, key: str) -> None:
@@ -66,13 +84,13 @@ def test_live_training_survives_a_rerun_and_stops(app_url, page, tmp_path):
     wait_for_app(page)
     page.get_by_role("heading", name=TITLE_EN).wait_for()
     stop = page.get_by_role("button", name="Stop", exact=True)
-    assert stop.is_disabled()
+    expect(stop).to_be_disabled()
     page.get_by_role("button", name="Train", exact=True).click()
     page.locator("[data-testid=stProgress]").wait_for(timeout=60_000)
     page.mouse.move(5, 5)  # no tooltip over the screenshot
 
     # the progress bar advances and the curve grows, chunk after chunk
-    page.wait_for_function("() => document.querySelector('.js-plotly-plot')", timeout=30_000)
+    page.wait_for_function("() => document.querySelector('.js-plotly-plot')", timeout=60_000)
     n1 = _wait_more(page, "curve", 0)
     p1 = _wait_more(page, "progress", -1)  # the bar as it is now (-1: remounting)
     p2 = _wait_more(page, "progress", p1)
@@ -87,17 +105,15 @@ def test_live_training_survives_a_rerun_and_stops(app_url, page, tmp_path):
     page.wait_for_function(
         """() => document.querySelector('[data-testid=stNumberInput] input[aria-label="Seed"]')
             ?.value === '5'""",
-        timeout=10_000,
-    )
-    page.locator("[data-testid=stProgress]").wait_for(timeout=30_000)
-    page.wait_for_function(
-        """(n) => { const t = document.querySelector('[data-testid=stProgress]');
-            const m = t && t.innerText.match(/Step (\\d+) of 3000/);
-            return m && Number(m[1]) > n; }""",
-        arg=step_before,
         timeout=60_000,
     )
-    assert "seed 0." in page.get_by_text("Reverse: d_model 64").first.inner_text()
+    page.locator("[data-testid=stProgress]").wait_for(timeout=60_000)
+    # the run's page never ends (no URL to wait for): the rerun the seed asked for starts at
+    # the run's next redraw; two more steps shown after the new seed are drawn by the rerun
+    step = _wait_step_above(page, step_before)  # the run goes on
+    for _ in range(2):
+        step = _wait_step_above(page, step)
+    expect(page.get_by_text("Reverse: d_model 64").first).to_contain_text("seed 0.")
 
     # Stop: the run ends (early, or at its last step if training got there before the click
     # reached the server: both are a kept run, whatever the machine's speed)
@@ -106,6 +122,7 @@ def test_live_training_survives_a_rerun_and_stops(app_url, page, tmp_path):
     done.wait_for(timeout=120_000)
     k = int(re.match(r"Trained (\d+) steps", done.inner_text()).group(1))
     assert step_before < k <= 3000
+    wait_for_app(page)  # the finished run's page, all of it (its warning may come after)
     stopped = re.search(r"Stopped after (\d+) of (\d+)", page.content())
     if stopped:  # stopped early: the warning names the same step, before the end
         assert (int(stopped.group(1)), int(stopped.group(2))) == (k, 3000) and k < 3000
@@ -113,18 +130,21 @@ def test_live_training_survives_a_rerun_and_stops(app_url, page, tmp_path):
         assert k == 3000
     assert page.locator("[data-testid=stProgress]").count() == 0
     page.get_by_role("heading", name="Watch the heads form").wait_for()
-    wait_for_app(page)
-    assert page.get_by_role("button", name="Stop", exact=True).is_disabled()
+    expect(page.get_by_role("button", name="Stop", exact=True)).to_be_disabled()
 
     # the snapshots can be scrubbed: the step, the loss and the heads change together
     label = "Training step of the snapshot"
     caption = page.get_by_text(re.compile(r"^Step \d+ of 3000 · loss on the probe"))
-    assert caption.inner_text().startswith(f"Step {k} of 3000")
-    last = _grid_first_head(page, "head 0 ·")
+    expect(caption).to_have_text(re.compile(rf"^Step {k} of 3000"))
+    last = eventually(lambda: _drawn_grid(page))
     _slider_to(page, label, "Home")
     page.get_by_text(re.compile(r"^Step 0 of 3000 · loss on the probe")).wait_for()
-    first = _grid_first_head(page, "head 0 ·")
-    assert first is not None and last is not None and first != last
+
+    def step_0_drawn():  # the grid is redrawn after the caption
+        first = _grid_first_head(page, "head 0 ·")
+        assert first is not None and first != last
+
+    eventually(step_0_drawn)
     _slider_to(page, label, "End")
     page.get_by_text(re.compile(rf"^Step {k} of 3000 · loss on the probe")).wait_for()
     assert page.dialogs == []
@@ -140,26 +160,30 @@ def test_try_it_keeps_markup_literal_and_switches_language(app_url, page, tmp_pa
     page.get_by_role("heading", name="Try it").wait_for(timeout=90_000)
     wait_for_app(page)
     box = page.get_by_role("textbox", name="Your sequence")
-    assert box.input_value() == "cabbage"
+    expect(box).to_have_value("cabbage")
     page.get_by_text(re.compile(r"^Input c a b b a g e → model")).wait_for()
 
     box.fill(HOSTILE_LINE)
     box.press("Enter")
-    page.get_by_text("Use only the symbols a b c d e f g h").wait_for(timeout=30_000)
-    assert box.input_value() == HOSTILE_LINE  # the text stays in the box
-    code = page.locator("[data-testid=stCode]").last.inner_text()
-    assert "<" in code and ">" in code and "=" in code
-    assert_markup_is_text(page)
+    page.get_by_text("Use only the symbols a b c d e f g h").wait_for(timeout=60_000)
+    expect(box).to_have_value(HOSTILE_LINE)  # the text stays in the box
+
+    def shown_as_code():
+        code = page.locator("[data-testid=stCode]").last.inner_text()
+        assert "<" in code and ">" in code and "=" in code, code
+
+    eventually(shown_as_code)
+    assert_markup_is_text(page)  # after the message: the run that read the markup
 
     box.fill("hgfe")
     box.press("Enter")
-    page.get_by_text(re.compile(r"^Input h g f e → model")).wait_for(timeout=30_000)
+    page.get_by_text(re.compile(r"^Input h g f e → model")).wait_for(timeout=60_000)
 
     page.get_by_text("中文", exact=True).click()
     wait_for_app(page)
     page.get_by_role("heading", name="训练一个微型 Transformer,观察它的注意力头如何学习").wait_for()
     page.get_by_role("heading", name="试一试").wait_for()
-    assert page.get_by_role("button", name="训练", exact=True).count() == 1
+    expect(page.get_by_role("button", name="训练", exact=True)).to_have_count(1)
     page.get_by_text(re.compile(r"^输入 h g f e → 模型")).wait_for()
     page.set_viewport_size({"width": 1400, "height": 3600})  # the main column scrolls inside
     page.wait_for_timeout(500)

@@ -1,21 +1,87 @@
-"""What the browser tests read from a page (`from tests.helpers.browser import wait_for_app`)."""
+"""What the browser tests read from a page, and how they wait for it
+(`from tests.helpers.browser import eventually, wait_for_app`).
+
+A browser test waits for the exact state it asserts: Playwright's `expect` for a locator or the
+URL, `pg.wait_for_function` for a chart, `eventually` for any other check written in Python.
+`wait_for_app` only says the page is idle: right after a click the rerun may not have started
+yet, so what is read after it alone may still be the old state.
+"""
 
 from __future__ import annotations
 
 import time
+import urllib.parse
+
+from playwright.sync_api import Error as PlaywrightError
+
+WAIT_S = 60  # how long a test waits for a state: a loaded 2-core CI machine needs this much
+
+
+def eventually(check, timeout: float = WAIT_S, interval: float = 0.25):
+    """Run `check` (a function that reads the page and asserts) until it passes; return what it
+    returns. At the deadline its last failure is raised: the same assertion, now waited for. A
+    Playwright error counts as a failure too (a chart read while it remounts has no layout).
+    `check` reads the page through Playwright calls (`evaluate`, locators, `url`), not cached
+    copies such as `pg.url`: nothing updates those between the calls."""
+    deadline = time.monotonic() + timeout
+    while True:
+        try:
+            return check()
+        except (AssertionError, PlaywrightError):
+            if time.monotonic() >= deadline:
+                raise
+        time.sleep(interval)
+
+
+def eventually_equal(read, want, timeout: float = WAIT_S):
+    """Until `read()` (a value read from the page) equals `want`."""
+
+    def check():
+        got = read()
+        assert got == want, f"{got!r} != {want!r}"
+
+    eventually(check, timeout)
+
+
+def url(pg) -> str:
+    """The page's URL as the browser has it now. (`pg.url` is Playwright's copy, updated only
+    while a Playwright call runs: a loop that reads it between sleeps never sees it change.)"""
+    return pg.evaluate("() => location.href")
+
+
+def params(pg) -> dict[str, str]:
+    """The page's URL parameters (the last value of each)."""
+    return dict(urllib.parse.parse_qsl(urllib.parse.urlsplit(url(pg)).query))
+
+
+def wait_for_params(pg, timeout: float = WAIT_S, **want: str) -> dict[str, str]:
+    """Until the URL holds each `name=value` of `want` (the app writes the URL at the end of a
+    run: this is the run's end); return all its parameters."""
+
+    def check() -> dict[str, str]:
+        got = params(pg)
+        assert {k: got.get(k) for k in want} == want, got
+        return got
+
+    return eventually(check, timeout)
+
+
+# Idle: connected, the script's last run over (not still at its first: "initial"), no element of
+# an earlier run left, no skeleton of a page still loading.
+_IDLE_JS = """() => {
+    const app = document.querySelector('[data-testid="stApp"]');
+    if (!app || app.getAttribute('data-test-connection-state') !== 'CONNECTED') return false;
+    if (app.getAttribute('data-test-script-state') !== 'notRunning') return false;
+    const s = document.querySelector('[data-testid="stStatusWidget"]');
+    if (s && s.innerText.toLowerCase().includes('running')) return false;
+    return !document.querySelector('[data-testid="stSkeleton"], [data-stale="true"]');
+}"""
 
 
 def wait_for_app(pg, timeout: float = 60_000) -> None:
-    """Wait until Streamlit has finished running the script (no running indicator)."""
-    pg.wait_for_selector('[data-testid="stApp"]', timeout=timeout)
-    pg.wait_for_function(
-        """() => {
-            const s = document.querySelector('[data-testid="stStatusWidget"]');
-            return !s || !s.innerText.toLowerCase().includes('running');
-        }""",
-        timeout=timeout,
-    )
-    pg.wait_for_timeout(500)
+    """Wait until the page is idle (see `_IDLE_JS`). Not proof that an action's rerun is over:
+    right after a click the rerun may not have started yet. Wait for what the test asserts."""
+    pg.wait_for_function(_IDLE_JS, timeout=timeout, polling=100)
 
 
 def assert_markup_is_text(pg) -> None:
