@@ -125,3 +125,18 @@ def test_page_meets_wcag_21_aa(app_url, browser, path):
                                       for k, v in found.items()}) + "\n")  # fmt: skip
     found = {name: rules for name, rules in found.items() if rules}
     assert not found, _report(found)
+
+
+def test_the_document_language_follows_the_app(app_url, page):
+    """A screen reader reads the page in the app's language: <html lang> follows the switch,
+    both ways, and a link in 中文 opens with lang="zh"."""
+    lang = "() => document.documentElement.lang"
+    page.goto(app_url)
+    wait_for_app(page)
+    page.wait_for_function(f"({lang})() === 'en'", timeout=30_000)
+    page.get_by_text("中文", exact=True).click()
+    page.wait_for_function(f"({lang})() === 'zh'", timeout=60_000)
+    page.get_by_text("English", exact=True).click()
+    page.wait_for_function(f"({lang})() === 'en'", timeout=60_000)
+    page.goto(f"{app_url}/step?lang=zh")
+    page.wait_for_function(f"({lang})() === 'zh'", timeout=60_000)
