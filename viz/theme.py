@@ -13,17 +13,19 @@ theme, 1.28-1.37x without). So the app sends its charts with `theme=None`, no te
 `meta` (ui/widgets.plot), and every figure carries this style in its own layout (viz.figure).
 
 Colours: Streamlit's theme follows the browser (light or dark) and the server cannot know which,
-so text is a grey that reads on both: #797C88 has a contrast of about 4.2:1 on white and on
-Streamlit's dark background (Streamlit's own light-theme chart text, #808495, has 3.7:1 on
-white); lines are that grey, translucent. Sizes, fonts, paddings and title placement are those of
-Streamlit's theme (Streamlit 1.67's PlotlyChart), so the layout and viz/margins.py's estimates
-stay as they were.
+and no grey reads at 4.5:1 (WCAG 2.1 AA) on both backgrounds (white and #171614: a grey of 4.5:1
+on one has at most 4.35:1 on the other). So text is TEXT, 5.2:1 on white (also in an exported
+PNG), and the page's style turns it into TEXT_DARK, 6.1:1 on the dark page, when the dark theme is
+on (ui/a11y.py: CSS light-dark() on the text plotly fills with TEXT). Lines are TEXT,
+translucent. Sizes, fonts, paddings and title placement are those of Streamlit's theme
+(Streamlit 1.67's PlotlyChart), so the layout and viz/margins.py's estimates stay as they were.
 """
 
 from __future__ import annotations
 
-TEXT = "#797C88"  # tick labels, titles, colour-bar numbers, legends
-LINES = "rgba(121,124,136,0.3)"  # grid and zero lines
+TEXT = "#696C78"  # tick labels, titles, colour-bar numbers, legends: 5.23:1 on white
+TEXT_DARK = "#9396A2"  # the same on the dark page (ui/a11y.py): 6.14:1 on #171614
+LINES = "rgba(105,108,120,0.3)"  # grid and zero lines
 FONT = '"Source Sans", sans-serif'  # Streamlit's body font
 HOVER_BG = "#262730"  # the hover box: light text on a dark box, in both themes
 HOVER_TEXT = "#FAFAFA"
@@ -43,7 +45,7 @@ LAYOUT = {
     "margin": {"pad": 8},
     "hoverlabel": {"bgcolor": HOVER_BG, "bordercolor": HOVER_BG,
                    "font": {"color": HOVER_TEXT, "family": FONT, "size": 12}},
-    "modebar": {"bgcolor": "rgba(0,0,0,0)", "color": "rgba(121,124,136,0.6)",
+    "modebar": {"bgcolor": "rgba(0,0,0,0)", "color": "rgba(105,108,120,0.6)",
                 "activecolor": TEXT},
     "colorway": list(COLORWAY),
 }  # fmt: skip
