@@ -19,7 +19,6 @@ from ui.pages import PAGES
 
 pytestmark = pytest.mark.browser
 
-ROOT = Path(__file__).resolve().parents[2]
 WCAG_21_AA = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]
 BACKGROUND = {"light": "rgb(255, 255, 255)", "dark": "rgb(23, 22, 20)"}  # Streamlit's
 WIDTHS = {"wide": {"width": 1400, "height": 1000}, "phone": {"width": 390, "height": 844}}
