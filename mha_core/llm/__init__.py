@@ -15,21 +15,37 @@ from .generation import Generation, GenerationStep, KVCache
 from .gguf_file import SUPPORTED_TYPES, default_gguf_path, read_gguf, unpermute_rows
 from .loading import cache_root, load_llm
 from .model import LayerTrace, LlmModel, LlmTrace
+from .reading import (
+    HeadAttribution,
+    LlmHeadScores,
+    LogitLens,
+    head_attribution,
+    induction_sequence,
+    llm_head_scores,
+    logit_lens,
+)
 from .tokenizer import LlmTokenizer
 
 __all__ = [
     "SUPPORTED_TYPES",
     "Generation",
     "GenerationStep",
+    "HeadAttribution",
     "KVCache",
     "LayerTrace",
     "LlmConfig",
+    "LlmHeadScores",
     "LlmModel",
     "LlmTokenizer",
     "LlmTrace",
+    "LogitLens",
     "cache_root",
     "default_gguf_path",
+    "head_attribution",
+    "induction_sequence",
+    "llm_head_scores",
     "load_llm",
+    "logit_lens",
     "read_gguf",
     "unpermute_rows",
 ]
