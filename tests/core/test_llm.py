@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import numpy as np
 import pytest
 import torch
 
@@ -239,3 +240,76 @@ def test_bad_generation_settings_are_explained(llm, kwargs):
 def test_a_prompt_past_the_context_is_refused(llm):
     with pytest.raises(ValueError, match="exceed"):
         llm.generate([100] * 8190, 5)
+
+
+# --- reading the real model -------------------------------------------------------------------
+SENTENCE = "The cat sat on the mat because it was tired."
+
+
+def test_logit_lens_equals_hugging_face_hidden_states(llm, hf_llm):
+    ids = llm.tokenizer.encode(SENTENCE)
+    tr = llm.trace(ids)
+    lens = mha_core.logit_lens(llm, tr, position=-1, k=5)
+    ref = hf_forward(hf_llm, ids)
+    L = llm.config.n_layers
+    assert lens.top_ids.shape == (L + 1, 5) and lens.rank.shape == (L + 1,)
+    with torch.inference_mode():
+        for i in range(L):  # Hugging Face's hidden states through its own final norm and head
+            logits = hf_llm.lm_head(hf_llm.model.norm(ref.hidden_states[i][0, -1]))
+            assert lens.top_ids[i, 0] == int(logits.argmax()), f"layer {i}"
+            assert lens.rank[i] == int((logits > logits[lens.token]).sum())
+    assert lens.token == int(ref.logits[0, -1].argmax()) and lens.rank[L] == 0
+    probs = torch.softmax(tr.logits[-1], -1)
+    assert abs(lens.prob[L] - float(probs[lens.token])) < 1e-6
+    assert lens.top_ids[L, 0] == lens.token and all(lens.top_probs[:, 0] >= lens.top_probs[:, 1])
+
+
+def test_head_attribution_adds_up_and_equals_hugging_face_heads(llm, hf_llm):
+    ids = llm.tokenizer.encode(SENTENCE)
+    tr = llm.trace(ids)
+    att = mha_core.head_attribution(llm, tr, position=-1)
+    assert att.heads.shape == (30, 9) and att.mlps.shape == (30,)
+    assert abs(att.total() - att.logit) <= 1e-4 * abs(att.logit)
+    assert abs(att.logit - float(tr.logits[-1, att.token])) <= 1e-4 * abs(att.logit)
+    # the same split from Hugging Face's own tensors: the input of each o_proj (the heads side
+    # by side) and of the final norm, read with forward hooks
+    concat, final = {}, {}
+    hooks = [layer.self_attn.o_proj.register_forward_pre_hook(
+        lambda mod, args, i=i: concat.__setitem__(i, args[0][0, -1]))
+        for i, layer in enumerate(hf_llm.model.layers)]
+    hooks.append(hf_llm.model.norm.register_forward_pre_hook(
+        lambda mod, args: final.__setitem__("x", args[0][0, -1])))
+    try:
+        hf_forward(hf_llm, ids)
+    finally:
+        for h in hooks:
+            h.remove()
+    x = final["x"]
+    norm = hf_llm.model.norm
+    with torch.inference_mode():
+        read = norm.weight * torch.rsqrt(x.pow(2).mean() + norm.variance_epsilon)
+        read = read * hf_llm.lm_head.weight[att.token]
+        for i in (0, 15, 29):
+            W_O = hf_llm.model.layers[i].self_attn.o_proj.weight  # (C, C)
+            for h in range(9):
+                s = slice(64 * h, 64 * h + 64)
+                ref = float((concat[i][s] @ W_O[:, s].T) @ read)
+                assert abs(att.heads[i, h] - ref) <= 1e-4 * abs(att.logit), (i, h)
+
+
+def test_head_scores_find_induction_and_previous_token_heads(llm):
+    ids = llm.tokenizer.encode(SENTENCE)
+    s = mha_core.llm_head_scores(llm, ids, n_random=50, seed=0)
+    for name, v in s.as_dict().items():
+        assert v.shape == (30, 9) and np.isfinite(v).all(), name
+    for v in (s.previous, s.induction, s.sink):
+        assert (v >= 0).all() and (v <= 1 + 1e-9).all()
+    assert (s.distance >= 0).all() and (s.distance <= len(ids) - 1).all()
+    # measured here: the best induction head (layer 18, head 6) scores 0.84-0.85 on seeds 0-2,
+    # the best previous-token head (layer 16, head 0) 0.80, the strongest sink 1.00
+    assert s.induction.max() > 0.5 and s.previous.max() > 0.5 and s.sink.max() > 0.9
+    assert len(s.induction_tokens) == 101 and s.induction_tokens[0] == llm.tokenizer.bos_id
+    assert (s.induction_tokens[1:51] == s.induction_tokens[51:]).all()
+    assert not set(s.induction_tokens[1:].tolist()) & set(range(17))  # no special token drawn
+    w = llm.trace(ids, layers=(), residual=False).attentions
+    assert np.allclose(s.sink, w[:, :, 1:, 0].double().mean(-1).numpy())
