@@ -25,7 +25,8 @@ from torch import nn
 from .config import check_dropout, check_heads, check_scoring, check_temperature, head_size
 from .grouped import check_kv_heads, repeat_kv
 from .masks import combine_masks, masked_softmax
-from .positional_rope import apply_rope, rope_frequencies
+from .positional_rope import rope_cos_sin as rope_cos_sin_of
+from .positional_rope import rope_frequencies, rotate_half
 from .scoring import finite_scores, make_scorer
 
 
@@ -234,6 +235,7 @@ class MultiHeadAttention(nn.Module):
         weights_out: torch.Tensor | None = None,
         positions: torch.Tensor | None = None,
         past_kv: tuple[torch.Tensor, torch.Tensor] | None = None,
+        rope_cos_sin: tuple[torch.Tensor, torch.Tensor] | None = None,
     ) -> AttentionTrace:
         """Attend; return everything computed as an `AttentionTrace`.
 
@@ -244,6 +246,8 @@ class MultiHeadAttention(nn.Module):
 
         `positions` and `past_kv` (self-attention only): see the class docstring. With a
         `past_kv`, `mask="causal"` lets query i (at position Tp + i) see keys 0 .. Tp + i.
+        `rope_cos_sin`: the (Tq, hs) cos and sin of `rope_cos_sin(positions, hs, base)`, when a
+        model computes them once for all its layers (instead of `positions`).
         """
         check_temperature(temperature)
         if (past_kv is not None or positions is not None) and not (key is None and value is None):
@@ -262,15 +266,22 @@ class MultiHeadAttention(nn.Module):
             q, k, v = self.cross_attention_heads(x, xk, xv)  # (B, nh|n_kv, Tq|Tk, hs)
         past = 0 if past_kv is None else past_kv[0].shape[2]
         if self.rope_base is not None:  # RoPE: turn each pair of q and k by its position
-            if positions is None:
-                positions = torch.arange(past, past + Tq, device=x.device)  # (Tq,)
-            q = apply_rope(q, positions, self.rope_base)  # (B, nh, Tq, hs)
-            k = apply_rope(k, positions, self.rope_base)  # (B, n_kv, Tq, hs)
+            if rope_cos_sin is None:
+                if positions is None:
+                    positions = torch.arange(past, past + Tq, device=x.device)  # (Tq,)
+                rope_cos_sin = rope_cos_sin_of(positions, self.d_k, self.rope_base, q.dtype)
+            cos, sin = rope_cos_sin  # (Tq, hs) or (B, Tq, hs)
+            if cos.dim() == 3:
+                cos, sin = cos[:, None], sin[:, None]  # (B, 1, Tq, hs)
+            q = q * cos + rotate_half(q) * sin  # (B, nh, Tq, hs), as apply_rope
+            k = k * cos + rotate_half(k) * sin  # (B, n_kv, Tq, hs)
         if past_kv is not None:  # the cache: earlier keys and values, then this call's
             k = torch.cat((past_kv[0], k), dim=2)  # (B, n_kv, Tp + Tq, hs)
             v = torch.cat((past_kv[1], v), dim=2)
             Tk = k.shape[2]
-            if isinstance(mask, str) and mask == "causal":
+            if isinstance(mask, str) and mask == "causal" and Tq == 1:
+                mask = None  # one new token after the cache sees every key
+            elif isinstance(mask, str) and mask == "causal":
                 ones = torch.ones(Tq, Tk, dtype=torch.bool, device=x.device)
                 mask = ones.tril(Tk - Tq)  # (Tq, Tk): the diagonal moved right by Tp
         qf, kf, vf = _float32(q, k, v)  # half precision: scores and softmax in float32

@@ -24,6 +24,7 @@ import torch.nn.functional as F
 from torch import nn
 
 from ..layer.attention import AttentionTrace, MultiHeadAttention
+from ..layer.positional_rope import rope_cos_sin
 from .config import LlmConfig
 from .generation import Generation, GenerationStep, KVCache, check_sampling, pick_token
 from .tokenizer import LlmTokenizer
@@ -84,11 +85,14 @@ class Block(nn.Module):
     def forward(
         self,
         x: torch.Tensor,
+        rope: tuple[torch.Tensor, torch.Tensor],
         past_kv: tuple[torch.Tensor, torch.Tensor] | None = None,
         weights_out: torch.Tensor | None = None,
     ) -> BlockOutput:
         h = self.attn_norm(x)  # (B, T, C)
-        att = self.attn(h, mask="causal", past_kv=past_kv, weights_out=weights_out)
+        att = self.attn(
+            h, mask="causal", past_kv=past_kv, weights_out=weights_out, rope_cos_sin=rope
+        )  # q and k turned by RoPE; with past_kv, keys and values of the cache first
         x = x + att.output  # (B, T, C) the attention's output joins the residual stream
         m = self.mlp(self.mlp_norm(x))  # (B, T, C)
         return BlockOutput(x=x + m, normed=h, attn=att, mlp_out=m)
@@ -150,6 +154,11 @@ class LlmModel(nn.Module):
         """(V, C) W_U: logits = RMSNorm(x) @ W_U^T (the embedding itself when tied)."""
         return self.embed.weight if self.config.tied else self.unembed.weight
 
+    def rope(self, start: int, n: int) -> tuple[torch.Tensor, torch.Tensor]:
+        """(n, hs) cos and sin of RoPE's angles at positions start .. start + n - 1."""
+        positions = torch.arange(start, start + n)
+        return rope_cos_sin(positions, self.config.head_size, self.config.rope_base)
+
     # --- text ---------------------------------------------------------------------------------
     def chat_ids(self, question: str, system: str | None = None) -> list[int]:
         """The prompt ids of a one-question chat, ending where the assistant's answer starts
@@ -203,10 +212,11 @@ class LlmModel(nn.Module):
         kept: dict[int, LayerTrace] = {}
 
         x = self.embed(ids)[None]  # (1, T, C) token embeddings
+        rope = self.rope(0, T)  # (T, hs) cos and sin, shared by every layer
         for i, block in enumerate(self.blocks):
             hidden[i] = x[0]
             # all rows: the softmax writes straight into this layer's slice of the stack
-            out = block(x, weights_out=attentions[i : i + 1] if all_rows else None)
+            out = block(x, rope, weights_out=attentions[i : i + 1] if all_rows else None)
             if not all_rows:
                 attentions[i] = out.attn.weights[0][:, row_t]  # (nh, R, T)
             if residual:
@@ -216,7 +226,7 @@ class LlmModel(nn.Module):
                 kept[i] = LayerTrace(layer=i, normed=out.normed[0], attn=out.attn)
             x = out.x  # (1, T, C)
         hidden[L] = x[0]
-        logits = self.norm(x[0, row_t]) @ self.unembedding.T  # (R, V)
+        logits = F.linear(self.norm(x[0, row_t]), self.unembedding)  # (R, V)
         return LlmTrace(
             ids=ids,
             rows=row_t,
@@ -235,11 +245,12 @@ class LlmModel(nn.Module):
         return the logits of the last new token (V,). Equal to running the whole sequence."""
         ids = torch.as_tensor(ids, dtype=torch.long).reshape(-1)
         x = self.embed(ids)[None]  # (1, T, C)
+        rope = self.rope(cache.length, ids.shape[0])  # the new tokens' positions
         for i, block in enumerate(self.blocks):
-            out = block(x, past_kv=cache.layer(i))
+            out = block(x, rope, past_kv=cache.layer(i))
             cache.set(i, out.attn.k, out.attn.v)  # (1, n_kv, Tp + T, hs): past and new
             x = out.x
-        return (self.norm(x[0, -1]) @ self.unembedding.T)  # (V,)
+        return F.linear(self.norm(x[0, -1]), self.unembedding)  # (V,)
 
     def stream(
         self,
