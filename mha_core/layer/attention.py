@@ -25,6 +25,8 @@ from torch import nn
 from .config import check_dropout, check_heads, check_scoring, check_temperature, head_size
 from .grouped import check_kv_heads, repeat_kv
 from .masks import combine_masks, masked_softmax
+from .positional_rope import rope_cos_sin as rope_cos_sin_of
+from .positional_rope import rope_frequencies, rotate_half
 from .scoring import finite_scores, make_scorer
 
 
@@ -100,6 +102,12 @@ class MultiHeadAttention(nn.Module):
     attention, Ainslie et al. 2023; 1 is multi-query attention, Shazeer 2019). The key and
     value projections then have n_kv_heads * d_k outputs each: in_proj_weight is
     (C + 2 n_kv hs, C), and the trace's k and v are (B, n_kv_heads, T, hs).
+
+    rope_base (default None: no rotation): rotary position embedding (RoPE, rotate-half, as in
+    LLaMA) with this base, applied to q and k right after their projections; the trace's q and
+    k are then the rotated ones. The forward's `positions` says where the tokens are (default
+    0 .. T-1, after any `past_kv`), and `past_kv` = (k, v) of earlier tokens (B, n_kv, Tp, hs),
+    already rotated, is put before this call's keys and values: a KV cache.
     """
 
     def __init__(
@@ -115,6 +123,7 @@ class MultiHeadAttention(nn.Module):
         vdim: int | None = None,
         seed: int | None = 0,
         n_kv_heads: int | None = None,
+        rope_base: float | None = None,
     ) -> None:
         super().__init__()
         check_heads(d_model, n_heads)
@@ -137,6 +146,9 @@ class MultiHeadAttention(nn.Module):
         self.in_proj_bias = nn.Parameter(torch.zeros(C + 2 * kv)) if bias else None
         self.out_proj = nn.Linear(C, C, bias=bias)
         self.scorer = make_scorer(scoring, n_heads, self.d_k, scale=scale)  # step 2's scores
+        if rope_base is not None:
+            rope_frequencies(self.d_k, rope_base)  # checks: an even d_k, a base > 1
+        self.rope_base = rope_base
         self.reset_parameters(seed)
 
     @property
@@ -221,6 +233,9 @@ class MultiHeadAttention(nn.Module):
         key_padding_mask: torch.Tensor | None = None,
         temperature: float = 1.0,
         weights_out: torch.Tensor | None = None,
+        positions: torch.Tensor | None = None,
+        past_kv: tuple[torch.Tensor, torch.Tensor] | None = None,
+        rope_cos_sin: tuple[torch.Tensor, torch.Tensor] | None = None,
     ) -> AttentionTrace:
         """Attend; return everything computed as an `AttentionTrace`.
 
@@ -228,8 +243,15 @@ class MultiHeadAttention(nn.Module):
         e.g. one layer's slice of a (L, nh, T, T) stack, that the softmax writes into, so that a
         caller can collect many layers' weights without copying them; the trace's `weights` is
         then that tensor.
+
+        `positions` and `past_kv` (self-attention only): see the class docstring. With a
+        `past_kv`, `mask="causal"` lets query i (at position Tp + i) see keys 0 .. Tp + i.
+        `rope_cos_sin`: the (Tq, hs) cos and sin of `rope_cos_sin(positions, hs, base)`, when a
+        model computes them once for all its layers (instead of `positions`).
         """
         check_temperature(temperature)
+        if (past_kv is not None or positions is not None) and not (key is None and value is None):
+            raise ValueError("positions and past_kv are for self-attention only")
         self_attn = key is None and value is None
         x, xk, xv = batch_first(query, key, value)  # (B, Tq, C), (B, Tk, kdim), (B, Tk, vdim)
         self._check_inputs(x, xk, xv)
@@ -242,6 +264,26 @@ class MultiHeadAttention(nn.Module):
             q, k, v = self.self_attention_heads(x)  # (B, nh, T, hs) each, one fused matmul
         else:
             q, k, v = self.cross_attention_heads(x, xk, xv)  # (B, nh|n_kv, Tq|Tk, hs)
+        past = 0 if past_kv is None else past_kv[0].shape[2]
+        if self.rope_base is not None:  # RoPE: turn each pair of q and k by its position
+            if rope_cos_sin is None:
+                if positions is None:
+                    positions = torch.arange(past, past + Tq, device=x.device)  # (Tq,)
+                rope_cos_sin = rope_cos_sin_of(positions, self.d_k, self.rope_base, q.dtype)
+            cos, sin = rope_cos_sin  # (Tq, hs) or (B, Tq, hs)
+            if cos.dim() == 3:
+                cos, sin = cos[:, None], sin[:, None]  # (B, 1, Tq, hs)
+            q = q * cos + rotate_half(q) * sin  # (B, nh, Tq, hs), as apply_rope
+            k = k * cos + rotate_half(k) * sin  # (B, n_kv, Tq, hs)
+        if past_kv is not None:  # the cache: earlier keys and values, then this call's
+            k = torch.cat((past_kv[0], k), dim=2)  # (B, n_kv, Tp + Tq, hs)
+            v = torch.cat((past_kv[1], v), dim=2)
+            Tk = k.shape[2]
+            if isinstance(mask, str) and mask == "causal" and Tq == 1:
+                mask = None  # one new token after the cache sees every key
+            elif isinstance(mask, str) and mask == "causal":
+                ones = torch.ones(Tq, Tk, dtype=torch.bool, device=x.device)
+                mask = ones.tril(Tk - Tq)  # (Tq, Tk): the diagonal moved right by Tp
         qf, kf, vf = _float32(q, k, v)  # half precision: scores and softmax in float32
         # grouped key/value heads: each query head reads its group's keys and values
         group = self.n_heads // self.n_kv_heads

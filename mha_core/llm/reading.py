@@ -1,0 +1,171 @@
+"""Reading the real model: the logit lens, each head's direct effect on a logit, head scores.
+
+The final norm makes the logits a function of the whole residual stream x = e + sum of what
+every attention and MLP added. RMSNorm(x) = g * x / rms(x): once 1/rms(x) at a position is
+treated as a constant (its value on the full stream there), the logits are LINEAR in x, and
+each part of the stream contributes its own share; the shares add up to the logit exactly (up
+to float rounding). That is the linearisation of `head_attribution` (TransformerLens's
+`apply_ln_to_stack` does the same for LayerNorm); it ignores how a part would change rms(x).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import torch
+
+from ..gpt.interpret import head_scores, sink_share
+from ..layer.stats import head_stats
+from .model import LlmModel, LlmTrace
+
+
+def _position(trace: LlmTrace, position: int) -> int:
+    T = trace.n_tokens
+    if not -T <= position < T:
+        raise ValueError(f"position must be in 0 .. {T - 1}, got {position}")
+    return position % T
+
+
+@dataclass(frozen=True, eq=False)
+class LogitLens:
+    """What each layer's residual stream would predict at one position (numpy)."""
+
+    position: int
+    token: int  # the token followed through the layers (default: the model's top prediction)
+    top_ids: np.ndarray  # (L+1, k) the k most likely tokens after 0 .. L blocks
+    top_probs: np.ndarray  # (L+1, k) their probabilities
+    rank: np.ndarray  # (L+1,) the token's rank (0 = the most likely)
+    prob: np.ndarray  # (L+1,) the token's probability
+
+
+@torch.inference_mode()
+def logit_lens(
+    model: LlmModel, trace: LlmTrace, position: int = -1, token: int | None = None, k: int = 5
+) -> LogitLens:
+    """Each layer's residual stream at `position` through the final RMSNorm and the
+    unembedding (nostalgebraist 2020): row 0 is the token embedding alone, row L the model's own
+    output. `token` defaults to the model's top prediction there."""
+    pos = _position(trace, position)
+    h = trace.hidden_states[:, pos]  # (L+1, C)
+    logits = model.norm(h) @ model.unembedding.T  # (L+1, V)
+    probs = torch.softmax(logits, dim=-1)
+    tok = int(logits[-1].argmax()) if token is None else int(token)
+    if not 0 <= tok < logits.shape[-1]:
+        raise ValueError(f"token must be in 0 .. {logits.shape[-1] - 1}, got {tok}")
+    top = torch.topk(probs, k, dim=-1)
+    rank = (logits > logits[:, tok : tok + 1]).sum(dim=-1)  # tokens strictly above it
+    return LogitLens(
+        position=pos,
+        token=tok,
+        top_ids=top.indices.numpy(),
+        top_probs=top.values.double().numpy(),
+        rank=rank.numpy(),
+        prob=probs[:, tok].double().numpy(),
+    )
+
+
+@dataclass(frozen=True, eq=False)
+class HeadAttribution:
+    """Direct contributions to one logit (see the module's docstring for the linearisation)."""
+
+    position: int
+    token: int
+    heads: np.ndarray  # (L, nh) each head: its output through its slice of W_O
+    mlps: np.ndarray  # (L,) each MLP's output
+    embedding: float  # the token embedding at the position
+    logit: float  # the model's logit
+
+    def total(self) -> float:
+        """Embedding + heads + MLPs: equals `logit` (up to float rounding)."""
+        return float(self.embedding + self.heads.sum() + self.mlps.sum())
+
+
+@torch.inference_mode()
+def head_attribution(
+    model: LlmModel, trace: LlmTrace, position: int = -1, token: int | None = None
+) -> HeadAttribution:
+    """Each head's direct contribution to `token`'s logit at `position` (default: the model's
+    top prediction): head h of layer l adds o_lh W_O[:, h]^T to the stream, o_lh its output
+    (alpha V) there; times g / rms(x) with rms(x) frozen at the final stream's value at that
+    position (the linearisation), dotted with the token's unembedding row. Needs a trace that
+    kept every layer and the residual parts (the defaults of `trace`)."""
+    cfg = model.config
+    if len(trace.layers) != cfg.n_layers or trace.mlp_outputs is None:
+        raise ValueError("head attribution needs a trace with every layer and residual=True")
+    pos = _position(trace, position)
+    x = trace.hidden_states[-1, pos]  # (C,) the final stream
+    w_u = model.unembedding  # (V, C)
+    tok = int((model.norm(x) @ w_u.T).argmax()) if token is None else int(token)
+    if not 0 <= tok < w_u.shape[0]:
+        raise ValueError(f"token must be in 0 .. {w_u.shape[0] - 1}, got {tok}")
+    read = model.norm.weight * model.norm.inv_rms(x) * w_u[tok]  # (C,) g / rms(x) * W_U[tok]
+    nh, hs = cfg.n_heads, cfg.head_size
+    heads = torch.empty(cfg.n_layers, nh, dtype=torch.float64)
+    for i, block in enumerate(model.blocks):
+        o = trace.layers[i].attn.head_outputs[0, :, pos]  # (nh, hs)
+        W_O = block.attn.out_proj.weight.view(cfg.d_model, nh, hs)  # (C, nh, hs)
+        per_head = torch.einsum("hd,chd->hc", o, W_O)  # (nh, C) what each head adds
+        heads[i] = (per_head @ read).double()
+    mlps = (trace.mlp_outputs[:, pos] @ read).double()  # (L,)
+    emb = float(trace.hidden_states[0, pos] @ read)
+    return HeadAttribution(
+        position=pos,
+        token=tok,
+        heads=heads.numpy(),
+        mlps=mlps.numpy(),
+        embedding=emb,
+        logit=float(model.norm(x) @ w_u[tok]),
+    )
+
+
+@dataclass(frozen=True, eq=False)
+class LlmHeadScores:
+    """One score per head (L, nh), each between 0 and 1 except the distance (in tokens)."""
+
+    previous: np.ndarray  # on the text: weight on the token just before
+    induction: np.ndarray  # on repeated random tokens: weight on the token after the earlier copy
+    sink: np.ndarray  # on the text: weight on position 0 (rows 1 .. T-1)
+    distance: np.ndarray  # on the text: mean attention distance sum_j w_ij |i - j|
+    n_tokens: int  # tokens of the text
+    induction_tokens: np.ndarray  # (1 + 2 n,) the sequence the induction score was read on
+
+    def as_dict(self) -> dict[str, np.ndarray]:
+        return {"previous": self.previous, "induction": self.induction, "sink": self.sink,
+                "distance": self.distance}
+
+
+def induction_sequence(model: LlmModel, n: int = 50, seed: int = 0) -> torch.Tensor:
+    """(1 + 2n,) the begin token, n random ordinary tokens, the same n again (Olsson et al.
+    2022): a head that attends from the second copy to the token after the first copy is an
+    induction head. Special tokens (<|im_start|>, ...) are never drawn."""
+    if not isinstance(n, int) or n < 1:
+        raise ValueError(f"n must be a whole number >= 1, got {n!r}")
+    special = set(model.tokenizer.tokenizer.get_added_tokens_decoder())
+    ordinary = torch.tensor([i for i in range(model.config.vocab_size) if i not in special])
+    g = torch.Generator().manual_seed(int(seed))
+    r = ordinary[torch.randint(len(ordinary), (n,), generator=g)]  # (n,)
+    bos = model.tokenizer.bos_id
+    start = torch.tensor([] if bos is None else [bos], dtype=torch.long)
+    return torch.cat((start, r, r))
+
+
+def llm_head_scores(model: LlmModel, ids, *, n_random: int = 50, seed: int = 0) -> LlmHeadScores:
+    """Scores of every head, with `mha_core.gpt`'s definitions (`head_scores`, `sink_share`)
+    and the attention page's mean distance (`head_stats`): previous-token, sink share and
+    distance on the text `ids`, induction on `induction_sequence(n_random, seed)`.
+    Memory: the text's L x nh x T x T weights while it runs (283 MB at 512 tokens)."""
+    text = model.trace(ids, layers=(), residual=False)
+    w = text.attentions  # (L, nh, T, T)
+    T = text.n_tokens
+    nan = np.full(w.shape[:2], np.nan)
+    seq = induction_sequence(model, n_random, seed)
+    rep = model.trace(seq, layers=(), residual=False).attentions  # (L, nh, 1+2n, 1+2n)
+    return LlmHeadScores(
+        previous=head_scores(w, text.ids, "previous") if T > 1 else nan,
+        induction=head_scores(rep, seq, "induction"),
+        sink=sink_share(w) if T > 1 else nan,
+        distance=np.stack([head_stats(layer).mean_distance for layer in w]),
+        n_tokens=T,
+        induction_tokens=seq.numpy(),
+    )
