@@ -70,6 +70,7 @@ PAGES: tuple[Page, ...] = (
     Page("reading", "🔬", model=MINILM, tokens=True),
     Page("efficient", "⚡", tokens=True),
     Page("induction", "🧲", model=OWN),
+    Page("llm", "💬", model=OWN),
 )
 IDS: tuple[str, ...] = tuple(p.id for p in PAGES)
 BY_ID: dict[str, Page] = {p.id: p for p in PAGES}

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass
 
+from ..efficient.kv_cache import kv_cache_bytes
 from ..layer.config import check_heads
 from ..layer.grouped import check_kv_heads
 
@@ -42,6 +43,20 @@ class LlmConfig:
     def head_size(self) -> int:
         """hs = C / nh, the dimensions of one head (64 for SmolLM2-135M)."""
         return self.d_model // self.n_heads
+
+    def kv_cache_bytes(
+        self, n_tokens: int, n_kv_heads: int | None = None, bytes_per_value: int = 4
+    ) -> int:
+        """Bytes of the KV cache for `n_tokens` tokens of one sequence: 2 (k and v) x L x
+        n_kv_heads x hs x T x bytes_per_value; `n_kv_heads` None: the model's own (3 for
+        SmolLM2-135M; its 9 query heads would need 3 times as much)."""
+        return kv_cache_bytes(
+            n_layers=self.n_layers,
+            n_kv_heads=self.n_kv_heads if n_kv_heads is None else n_kv_heads,
+            d_k=self.head_size,
+            n_tokens=n_tokens,
+            bytes_per_value=bytes_per_value,
+        )
 
     def as_dict(self) -> dict:
         return asdict(self)

@@ -31,4 +31,6 @@ DEPENDS: dict[str, dict[str, frozenset]] = {
     "reading": {"lines_token": TOKENS, "qk_query": TOKENS},
     "train": {"heads": frozenset({"dim"})},
     "induction": {"snapshot": frozenset({"steps", "run_seed"})},
+    # the query index follows the text's tokens: the question (and the answer, once generated)
+    "llm": {"query": frozenset({"question", "temperature", "top_k", "max_new"})},
 }

@@ -23,7 +23,7 @@ from tests.helpers.depends import DEPENDS
 from ui import controls, url
 from ui.compute import train as train_compute
 from ui.pages import BY_ID, IDS
-from ui.sections import efficient, reading
+from ui.sections import efficient, llm, reading
 from ui.sections import encoder_decoder as encdec
 from ui.sections.scaling import TEMPERATURES
 from ui.state import EXAMPLES, URL_TEXT_CHARS
@@ -163,6 +163,16 @@ CONTROLS: dict[str, dict[str, list]] = {
         efficient.K_ROW: [0, 5, 63, 511],
         efficient.K_TILE: [0, 2, 60],
         efficient.K_VIEW: list(efficient.VIEWS),
+    },
+    "llm": {
+        llm.K_QUESTION: [llm.DEFAULT_QUESTION, "", "<b>x</b> **y** $z$", "Why?", "为什么?"],
+        llm.K_TEMP: [0.0, 0.7],
+        llm.K_TOP_K: [0, 5],
+        llm.K_MAX_NEW: [8, 24],
+        llm.K_VIEW: list(llm.VIEWS),
+        llm.K_LAYER: [0, 15, 29],
+        llm.K_HEAD: [0, 4, 8],
+        llm.K_QUERY: [llm.LAST, 0, 5, 300],
     },
 }
 # buttons a user presses, by the start of their keys ("<page>.<name>"); training, ablation and
