@@ -9,6 +9,7 @@ from dataclasses import dataclass
 
 import numpy as np
 import streamlit as st
+import torch
 
 from mha_core.llm import Generation, LlmModel, load_llm
 
@@ -53,6 +54,16 @@ def answer(question: str, temperature: float, top_k: int, max_new: int) -> Answe
         list(p.ids), max_new, temperature=temperature, top_k=top_k or None, seed=0
     )
     return Answer(gen, time.perf_counter() - start)
+
+
+@st.cache_data(max_entries=32, show_spinner=False)
+def next_token(question: str, k: int = 8) -> tuple[list[str], list[float]]:
+    """The k most likely first tokens of the answer and their probabilities (softmax of the
+    logits at the prompt's last position)."""
+    ids = prompt(question).ids
+    tr = model().trace(list(ids), layers=[], rows=[len(ids) - 1], residual=False)
+    top = torch.topk(torch.softmax(tr.logits[0].float(), dim=-1), k)
+    return token_texts(top.indices.tolist()), top.values.tolist()
 
 
 def token_texts(ids) -> list[str]:

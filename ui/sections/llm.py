@@ -15,7 +15,7 @@ from ui.compute import llm as compute
 from ui.i18n import t
 from ui.numbers import size
 from ui.state import parse_int
-from viz.induction import share_grid
+from viz.induction import share_grid, topk_bars
 from viz.llm import query_mosaic
 
 QUESTION_CHARS = 2_000
@@ -141,6 +141,18 @@ def views():
     return controls.enum_tabs("llm.view", VIEWS, key=K_VIEW)
 
 
+def first(q: str) -> None:
+    """The model's first step on this prompt: its most likely first tokens."""
+    tokens, probs = compute.next_token(q)
+    fig = topk_bars(
+        [repr(tok) for tok in tokens],
+        probs,
+        value_label=t("llm.probability"),
+        title=t("llm.first"),
+    )
+    widgets.plot(fig, key="llm.first_fig")
+
+
 def ask(q: str, temp: float, top_k: int, max_new: int) -> None:
     key = (q, temp, top_k, max_new)
     pressed = st.button(t("llm.generate"), key="llm.generate_button", type="primary")
@@ -152,6 +164,7 @@ def ask(q: str, temp: float, top_k: int, max_new: int) -> None:
             ans = compute.answer(q, temp, top_k, max_new)
     if ans is None:
         st.info(t("llm.press"))
+        first(q)
         return
     gen = ans.generation
     st.subheader(t("llm.answer"))
@@ -175,6 +188,7 @@ def ask(q: str, temp: float, top_k: int, max_new: int) -> None:
             }
         )
     st.dataframe(pd.DataFrame(rows), hide_index=True, key="llm.candidates_table")
+    first(q)
 
 
 def heads_text(
