@@ -219,9 +219,10 @@ def head_controls(tokens: list[str]) -> tuple[int, int, int]:
     last = n - 1
     options = [LAST, *range(n)]
 
-    def label(o) -> str:
-        i = last if o == LAST else o
-        return f"{i}: {tokens[i]!r}"
+    def label(o) -> str:  # distinct from the label of the last index itself
+        if o == LAST:
+            return t("llm.query_last", i=last, token=repr(tokens[last]))
+        return f"{o}: {tokens[o]!r}"
 
     q = controls.selectbox(t("llm.query"), options, key=K_QUERY, format_func=label, where=c3)
     return layer, head, last if q == LAST else q

@@ -59,6 +59,7 @@ EN = {
     "llm.layer": "Layer",
     "llm.head": "Head",
     "llm.query": "Query token",
+    "llm.query_last": "the last ({i}: {token})",
     "llm.mosaic": "Every layer and head at query {query}",
     "llm.mosaic_caption": "One row per layer; in each row, one strip per head: its weights "
     "over the keys 0 … {query} for the query token {query} ({token}). Heads 0-2 share "
@@ -135,6 +136,7 @@ ZH = {
     "llm.layer": "层",
     "llm.head": "头",
     "llm.query": "查询词元",
+    "llm.query_last": "最后一个 ({i}: {token})",
     "llm.mosaic": "查询 {query} 处的所有层和所有头",
     "llm.mosaic_caption": "每层一行;每行中每个头一条:它在查询词元 {query} ({token}) 处对键 0 … "
     "{query} 的权重。头 0-2 共享键/值头 0,3-5 共享键/值头 1,6-8 共享键/值头 2。橙色方框是下面放大的头。",
