@@ -10,8 +10,8 @@ Each step, with one `random.Random(seed)`, the walker picks one action:
   typed value), multiselects (pick an option, or Backspace to drop the last one), text areas and
   text inputs (a text from `TEXTS`, submitted with Ctrl+Enter / Enter);
 - a tab of the page; one of the page's own buttons (`BUTTONS`: Next, Reshuffle, Resample, Stop,
-  and Train after the Train page's steps are set to a few): never a download button, nor the
-  Reading page's costly corpus and ablation buttons;
+  Generate, and Train after the Train page's steps are set to a few): never a download button,
+  nor the Reading page's costly corpus and ablation buttons;
 - a link of the sidebar's navigation (preferring pages not yet visited);
 - the language radio (English / 中文), sometimes as a round trip.
 It then waits until the app settles: the script is not running, no element is stale or still a
@@ -66,6 +66,7 @@ BUTTONS: dict[str, frozenset] = {
     "train.stop": frozenset({"*"}),
     "induction.start": frozenset({"*", "steps"}),  # the walker first sets the fewest steps
     "induction.stop": frozenset({"*"}),
+    "llm.generate_button": frozenset(),  # the answer is not in the URL; "last" follows it
 }
 TRAIN_SETTINGS = frozenset({"task", "dim", "heads", "layers", "steps", "lr", "run_seed"})
 TRAIN_FEW_STEPS = (5, 10, 20)  # typed into the Train page's steps box before Train is pressed
