@@ -138,3 +138,13 @@ def test_the_heads_read_the_answer_once_generated(m):
     n = len(ids) + len(answer.ids)
     assert EN["llm.heads_text"].format(n=n) in [e.label for e in at.expander]
     assert at.query_params["query"] == "last"
+
+
+def test_a_sampled_answer_is_reproduced_by_its_link(m):
+    link = {"temperature": "0.7", "top_k": "5", "max_new": "8"}
+    at = _generate(run_app(PAGE, query=link))
+    ids = m.chat_ids(sections.DEFAULT_QUESTION)
+    expected = m.generate(ids, 8, temperature=0.7, top_k=5, seed=0).text
+    assert [c.value for c in at.code] == [expected or EN["llm.empty_answer"]]
+    again = _generate(run_app(PAGE, query=dict(at.query_params)))  # the link, a new session
+    assert [c.value for c in again.code] == [c.value for c in at.code]

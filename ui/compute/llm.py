@@ -4,14 +4,17 @@ layer's weights)."""
 
 from __future__ import annotations
 
+import threading
 import time
+from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
 import streamlit as st
 import torch
 
-from mha_core.llm import Generation, LlmModel, load_llm
+from mha_core.llm import Generation, GenerationStep, LlmModel, load_llm
 
 MAX_TOKENS = 512  # the Every head view reads at most this many tokens
 QUESTION_TOKENS = 400  # the question's own tokens (the template adds ~30, the answer <= 64)
@@ -45,15 +48,63 @@ class Answer:
     seconds: float
 
 
-@st.cache_data(max_entries=32, show_spinner=False)
-def answer(question: str, temperature: float, top_k: int, max_new: int) -> Answer:
-    """The model's answer (top_k 0: no top-k filter), with each step's top candidates."""
+ANSWERS_KEPT = 32
+
+
+class _Answers:
+    """Finished answers by (question, temperature, top_k, max_new), the newest ANSWERS_KEPT,
+    shared by every session (greedy answers are the same for everyone; sampled ones use seed 0)."""
+
+    def __init__(self) -> None:
+        self._kept: OrderedDict[tuple, Answer] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, key: tuple) -> Answer | None:
+        with self._lock:
+            if key in self._kept:
+                self._kept.move_to_end(key)
+            return self._kept.get(key)
+
+    def put(self, key: tuple, answer: Answer) -> None:
+        with self._lock:
+            self._kept[key] = answer
+            self._kept.move_to_end(key)
+            while len(self._kept) > ANSWERS_KEPT:
+                self._kept.popitem(last=False)
+
+
+@st.cache_resource(show_spinner=False)
+def _answers() -> _Answers:
+    return _Answers()
+
+
+def kept_answer(question: str, temperature: float, top_k: int, max_new: int) -> Answer | None:
+    """The answer to these (question, settings) if one was written, else None."""
+    return _answers().get((question, temperature, top_k, max_new))
+
+
+def answer(
+    question: str,
+    temperature: float,
+    top_k: int,
+    max_new: int,
+    on_token: Callable[[GenerationStep], object] | None = None,
+) -> Answer:
+    """The model's answer (top_k 0: no top-k filter), with each step's top candidates; kept.
+    `on_token(step)` follows the answer as it is written (not called for a kept answer)."""
+    key = (question, temperature, top_k, max_new)
+    kept = _answers().get(key)
+    if kept is not None:
+        return kept
     p = prompt(question)
     start = time.perf_counter()
     gen = model().generate(
-        list(p.ids), max_new, temperature=temperature, top_k=top_k or None, seed=0
-    )
-    return Answer(gen, time.perf_counter() - start)
+        list(p.ids), max_new, temperature=temperature, top_k=top_k or None, seed=0,
+        on_token=on_token,
+    )  # fmt: skip
+    ans = Answer(gen, time.perf_counter() - start)
+    _answers().put(key, ans)
+    return ans
 
 
 @st.cache_data(max_entries=32, show_spinner=False)

@@ -131,10 +131,29 @@ def settings() -> tuple[float, int, int]:
 
 
 def asked_answer(q: str, temp: float, top_k: int, max_new: int):
-    """The answer to these (question, settings) if Generate was pressed for them, else None."""
+    """The answer to these (question, settings) if Generate was pressed for them and it was
+    written, else None."""
     if st.session_state.get(K_ASKED) != (q, temp, top_k, max_new):
         return None
-    return compute.answer(q, temp, top_k, max_new)
+    return compute.kept_answer(q, temp, top_k, max_new)
+
+
+def _write(q: str, temp: float, top_k: int, max_new: int):
+    """The answer streaming in, token by token, with a progress bar; then kept. Any click
+    meanwhile stops it (Streamlit ends this run for the next one)."""
+    bar = st.progress(0.0, text=t("llm.generating"))
+    box = st.empty()
+    pieces: list[str] = []
+
+    def on_token(step) -> None:
+        pieces.append(step.piece)
+        bar.progress((step.index + 1) / max_new, text=t("llm.generating"))
+        box.code("".join(pieces), language=None, wrap_lines=True)
+
+    ans = compute.answer(q, temp, top_k, max_new, on_token=on_token)
+    bar.empty()
+    box.empty()
+    return ans
 
 
 def views():
@@ -160,8 +179,7 @@ def ask(q: str, temp: float, top_k: int, max_new: int) -> None:
         st.session_state[K_ASKED] = key
     ans = asked_answer(q, temp, top_k, max_new)
     if ans is None and pressed:
-        with st.spinner(t("llm.generating")):
-            ans = compute.answer(q, temp, top_k, max_new)
+        ans = _write(q, temp, top_k, max_new)
     if ans is None:
         st.info(t("llm.press"))
         first(q)
