@@ -313,3 +313,12 @@ def test_head_scores_find_induction_and_previous_token_heads(llm):
     assert not set(s.induction_tokens[1:].tolist()) & set(range(17))  # no special token drawn
     w = llm.trace(ids, layers=(), residual=False).attentions
     assert np.allclose(s.sink, w[:, :, 1:, 0].double().mean(-1).numpy())
+
+
+def test_kv_cache_bytes_are_what_generation_keeps(llm):
+    cfg = llm.config
+    assert cfg.kv_cache_bytes(45) == 2 * 30 * 3 * 64 * 45 * 4  # SmolLM2-135M, float32
+    assert cfg.kv_cache_bytes(45, n_kv_heads=cfg.n_heads) == 3 * cfg.kv_cache_bytes(45)
+    cache = mha_core.KVCache(cfg.n_layers)
+    llm.forward_cached(llm.chat_ids("Hi")[:10], cache)
+    assert cache.nbytes == cfg.kv_cache_bytes(10)

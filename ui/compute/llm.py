@@ -22,7 +22,9 @@ QUESTION_TOKENS = 400  # the question's own tokens (the template adds ~30, the a
 
 @st.cache_resource(show_spinner=False)
 def model() -> LlmModel:
-    return load_llm()
+    m = load_llm()
+    m.chat_ids("")  # renders the chat template once: jinja2 imported here, by one session
+    return m
 
 
 @dataclass(frozen=True)
