@@ -11,6 +11,7 @@ from .labels import escape_label, escape_labels
 from .margins import COLORBAR_BELOW_PX, colorbar_below
 
 ROW_PX = 16  # one layer's strip of heads
+HOVER_TOKENS = 64  # up to this many keys, each cell's hover names its token (2.2 MB at 430)
 
 
 def query_mosaic(
@@ -43,20 +44,16 @@ def query_mosaic(
         z[:, c0 : c0 + T] = a[:, h]
         info[:, c0 : c0 + T, 0] = h
         info[:, c0 : c0 + T, 1] = np.arange(T)
-    labels = escape_labels(tokens)
-    text = np.full((L, width), "", dtype=object)
-    for c0 in starts:
-        text[:, c0 : c0 + T] = labels
+    named = T <= HOVER_TOKENS  # each cell's token in its hover: L x nh x T strings sent
     hover = (
         f"{escape_label(layer_label)} %{{y}}, {escape_label(head_label)} %{{customdata[0]}}<br>"
-        f"{escape_label(key_label)} %{{customdata[1]}}: %{{text}}<br>"
+        f"{escape_label(key_label)} %{{customdata[1]}}{': %{text}' if named else ''}<br>"
         f"{escape_label(value_label)} = %{{z:{EXACT}}}<extra></extra>"
     )
     trace = {
         "type": "heatmap",
         "z": z,
         "customdata": info,
-        "text": text,
         "hovertemplate": hover,
         "colorscale": named_colorscale(DEFAULT_PALETTE),
         "zmin": 0.0,
@@ -64,6 +61,11 @@ def query_mosaic(
         "hoverongaps": False,
         "colorbar": colorbar_below(),
     }
+    if named:
+        text = np.full((L, width), "", dtype=object)
+        for c0 in starts:
+            text[:, c0 : c0 + T] = escape_labels(tokens)
+        trace["text"] = text
     layout = {
         "xaxis": {
             "tickmode": "array",
