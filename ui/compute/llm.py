@@ -132,7 +132,7 @@ class QueryView:
     layer_weights: np.ndarray
 
 
-@st.cache_data(max_entries=8, show_spinner=False)
+@st.cache_data(max_entries=6, show_spinner=False)  # <= 10 MB each (512 tokens)
 def query_view(ids: tuple[int, ...], layer: int, query: int) -> QueryView:
     tr = model().trace(list(ids), layers=[layer], rows=[query], residual=False)
     rows = tr.attentions[:, :, 0].numpy().copy()  # (L, nh, T)

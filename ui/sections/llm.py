@@ -77,7 +77,8 @@ def load():
     try:
         with st.spinner(t("llm.loading")):
             return compute.model()
-    except (FileNotFoundError, ImportError, ValueError, OSError) as exc:
+    # a missing package or file, a bad or unsupported file, a damaged disk cache
+    except (ImportError, OSError, ValueError, KeyError, RuntimeError) as exc:
         st.error(t("llm.missing", error=str(exc)))
         url.stop()
 
