@@ -22,6 +22,7 @@ def heads() -> None:
     ids, tokens = sections.heads_text(m, question, temp, top_k, max_new)
     layer, head, query = sections.head_controls(tokens)
     sections.every_head(m, ids, tokens, layer, head, query)
+    sections.scores(ids)
     sections.memory(m, len(ids))
 
 

@@ -148,3 +148,17 @@ def test_a_sampled_answer_is_reproduced_by_its_link(m):
     assert [c.value for c in at.code] == [expected or EN["llm.empty_answer"]]
     again = _generate(run_app(PAGE, query=dict(at.query_params)))  # the link, a new session
     assert [c.value for c in again.code] == [c.value for c in at.code]
+
+
+def test_the_head_score_map_is_the_cores_and_names_the_top_heads(m):
+    from mha_core.llm import llm_head_scores
+
+    at = run_app(PAGE, **{"llm.view": "heads", "llm.score": "induction"})
+    ids = m.chat_ids(sections.DEFAULT_QUESTION)
+    want = llm_head_scores(m, ids).induction
+    got = plotly_array(figure(at, "llm.scores_fig")["data"][0]["z"])
+    np.testing.assert_allclose(got, want, atol=1e-6)
+    L, h = np.unravel_index(np.argmax(want), want.shape)
+    top = EN["llm.top_head"].format(layer=L, head=h, score=want[L, h])
+    assert EN["llm.top_heads"].format(heads="").rstrip(".") in page_text(at)
+    assert top in page_text(at)

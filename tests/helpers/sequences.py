@@ -173,6 +173,7 @@ CONTROLS: dict[str, dict[str, list]] = {
         llm.K_LAYER: [0, 15, 29],
         llm.K_HEAD: [0, 4, 8],
         llm.K_QUERY: [llm.LAST, 0, 5, 300],
+        llm.K_SCORE: list(llm.SCORES),
     },
 }
 # buttons a user presses, by the start of their keys ("<page>.<name>"); training, ablation and

@@ -14,7 +14,14 @@ import numpy as np
 import streamlit as st
 import torch
 
-from mha_core.llm import Generation, GenerationStep, LlmModel, load_llm
+from mha_core.llm import (
+    Generation,
+    GenerationStep,
+    LlmHeadScores,
+    LlmModel,
+    llm_head_scores,
+    load_llm,
+)
 
 MAX_TOKENS = 512  # the Every head view reads at most this many tokens
 QUESTION_TOKENS = 400  # the question's own tokens (the template adds ~30, the answer <= 64)
@@ -138,3 +145,10 @@ def query_view(ids: tuple[int, ...], layer: int, query: int) -> QueryView:
     rows = tr.attentions[:, :, 0].numpy().copy()  # (L, nh, T)
     weights = tr.layers[layer].attn.weights[0].numpy().copy()  # (nh, T, T)
     return QueryView(rows, weights)
+
+
+@st.cache_data(max_entries=4, show_spinner=False)
+def head_scores(ids: tuple[int, ...]) -> LlmHeadScores:
+    """Every head's previous-token and sink scores on the text, and its induction score on
+    repeated random tokens (seed 0): small (L, nh) arrays; the text's weights are dropped."""
+    return llm_head_scores(model(), list(ids))

@@ -6,6 +6,7 @@ here."""
 
 from __future__ import annotations
 
+import numpy as np
 import pandas as pd
 import streamlit as st
 
@@ -24,6 +25,8 @@ TEMPERATURES = (0.0, 0.3, 0.7, 1.0, 1.5)
 TOP_KS = (0, 5, 20, 50)  # 0: off
 MAX_NEWS = (8, 16, 24, 48, 64)
 VIEWS = ("ask", "heads")
+SCORES = ("induction", "previous", "sink")  # LlmHeadScores' fields in 0..1
+TOP_HEADS = 3
 LAST = "last"  # the query option that follows the text's last token
 N_LAYERS, N_HEADS = 30, 9  # SmolLM2-135M's; links are checked against these before loading
 ENLARGED_TOKENS = 96
@@ -31,6 +34,7 @@ ENLARGED_TOKENS = 96
 K_QUESTION, K_TEMP, K_TOP_K = "llm.question", "llm.temperature", "llm.top_k"
 K_MAX_NEW = "llm.max_new"
 K_VIEW, K_LAYER, K_HEAD, K_QUERY = "llm.view", "llm.layer", "llm.head", "llm.query"
+K_SCORE = "llm.score"
 K_ASKED = "llm._asked"  # the (question, settings) Generate was last pressed for (not a control)
 
 DEFAULTS = {
@@ -42,6 +46,7 @@ DEFAULTS = {
     K_LAYER: 15,
     K_HEAD: 0,
     K_QUERY: LAST,
+    K_SCORE: "induction",
 }
 
 
@@ -68,6 +73,7 @@ URL_PARSERS = {
     K_LAYER: lambda r: parse_int(r, 0, N_LAYERS - 1),
     K_HEAD: lambda r: parse_int(r, 0, N_HEADS - 1),
     K_QUERY: _parse_query,
+    K_SCORE: _one_of(SCORES, str),
 }
 
 
@@ -290,6 +296,29 @@ def every_head(m, ids: tuple[int, ...], tokens: list[str], layer: int, head: int
         value_label=t("llm.sink_axis"),
     )
     widgets.plot(fig, key="llm.sink_fig")
+
+
+def scores(ids: tuple[int, ...]) -> None:
+    """One score of all 270 heads as a map, and the heads that score highest."""
+    st.subheader(t("llm.scores"))
+    kind = controls.enum_radio("llm.score", SCORES, key=K_SCORE)
+    st.caption(t(f"llm.score_about.{kind}"))
+    values = getattr(compute.head_scores(ids), kind)  # (L, nh)
+    finite = np.nan_to_num(values, nan=-1.0)
+    order = np.argsort(-finite, axis=None, kind="stable")[:TOP_HEADS]
+    top = [np.unravel_index(i, values.shape) for i in order if finite.flat[i] >= 0]
+    if top:
+        named = ", ".join(
+            t("llm.top_head", layer=int(L), head=int(h), score=float(values[L, h])) for L, h in top
+        )
+        st.write(t("llm.top_heads", heads=named))
+    fig = share_grid(
+        values,
+        layer_label=t("llm.layer_word"),
+        head_label=t("llm.head_word"),
+        value_label=t(f"llm.score.{kind}"),
+    )
+    widgets.plot(fig, key="llm.scores_fig")
 
 
 def memory(m, n_tokens: int) -> None:

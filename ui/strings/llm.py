@@ -75,6 +75,20 @@ EN = {
     "heads x {head_size} dims x {n} tokens x 4 bytes = {bytes}; with a key/value head for each "
     "of the {heads} query heads it would be {full} ({ratio:g} times as much). The Efficient "
     "attention page's calculator compares published models.",
+    "llm.scores": "Head scores over all 270 heads",
+    "llm.score": "Score",
+    "llm.score.induction": "induction",
+    "llm.score.previous": "previous token",
+    "llm.score.sink": "sink (position 0)",
+    "llm.score_about.induction": "On 50 random tokens repeated once (seed 0, as in Olsson et "
+    "al. 2022): each head's mean weight, in the second copy, on the token that followed the "
+    "current token's earlier occurrence.",
+    "llm.score_about.previous": "On the text above: each head's mean weight on the token just "
+    "before the query.",
+    "llm.score_about.sink": "On the text above: each head's mean weight on position 0, over "
+    "every query but the first.",
+    "llm.top_heads": "Highest: {heads}.",
+    "llm.top_head": "layer {layer} head {head} ({score:.2f})",
     "llm.weight": "weight",
     "llm.layer_word": "layer",
     "llm.head_word": "head",
@@ -147,6 +161,17 @@ ZH = {
     "llm.memory": "内存:这段文本的 KV 缓存是 2 x {layers} 层 x {kv_heads} 个键/值头 x "
     "{head_size} 维 x {n} 个词元 x 4 字节 = {bytes};如果 {heads} 个查询头各有一个键/值头,"
     "则需要 {full} ({ratio:g} 倍)。「高效注意力」页的计算器比较了已发布的模型。",
+    "llm.scores": "全部 270 个头的得分",
+    "llm.score": "得分",
+    "llm.score.induction": "归纳",
+    "llm.score.previous": "前一个词元",
+    "llm.score.sink": "汇聚点 (位置 0)",
+    "llm.score_about.induction": "在重复一次的 50 个随机词元上 (种子 0,同 Olsson 等人 2022):"
+    "每个头在第二份副本中,落在当前词元上一次出现之后那个词元上的平均权重。",
+    "llm.score_about.previous": "在上面的文本上:每个头落在查询前一个词元上的平均权重。",
+    "llm.score_about.sink": "在上面的文本上:除第一个查询外,每个头落在位置 0 上的平均权重。",
+    "llm.top_heads": "最高:{heads}。",
+    "llm.top_head": "第 {layer} 层第 {head} 个头 ({score:.2f})",
     "llm.weight": "权重",
     "llm.layer_word": "层",
     "llm.head_word": "头",
