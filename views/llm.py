@@ -20,10 +20,10 @@ def ask() -> None:
 
 def heads() -> None:
     ids, tokens = sections.heads_text(m, question, temp, top_k, max_new)
+    sections.memory(m, len(ids))  # the text's KV cache, under the text
     layer, head, query = sections.head_controls(tokens)
     sections.every_head(m, ids, tokens, layer, head, query)
     sections.scores(ids)
-    sections.memory(m, len(ids))
 
 
 controls.draw_open(tabs, {"ask": ask, "heads": heads})

@@ -45,9 +45,17 @@ def test_ask_then_every_head_then_chinese_on_a_phone(app_url, page, tmp_path):
         "() => document.querySelectorAll('.js-plotly-plot').length >= 3", timeout=30_000
     )
     expect(page.get_by_text("x 45 tokens x 4 bytes", exact=False)).to_be_visible()
+    page.get_by_role("heading", name="Head scores over all 270 heads").wait_for(timeout=60_000)
+    page.wait_for_function(
+        "() => document.querySelectorAll('.js-plotly-plot').length >= 4", timeout=30_000
+    )
     wait_for_app(page)
     page.mouse.move(5, 5)
     page.screenshot(path=str(shots / "llm_heads.png"), full_page=True)
+    page.set_viewport_size({"width": 1400, "height": 6000})  # the whole view, for a look
+    page.wait_for_timeout(1000)
+    page.screenshot(path=str(shots / "llm_heads_tall.png"))
+    page.set_viewport_size({"width": 1400, "height": 1600})
 
     page.get_by_text("中文", exact=True).click()
     page.get_by_role("heading", name="查询 44 处的所有层和所有头").wait_for(timeout=60_000)
