@@ -238,15 +238,10 @@ class MultiHeadAttention(nn.Module):
     ) -> AttentionTrace:
         """Attend; return everything computed as an `AttentionTrace`.
 
-        `weights_out` (optional, inference only): a tensor of the weights' shape and dtype,
-        e.g. one layer's slice of a (L, nh, T, T) stack, that the softmax writes into, so that a
-        caller can collect many layers' weights without copying them; the trace's `weights` is
-        then that tensor.
-
-        `positions` and `past_kv` (self-attention only): see the class docstring. With a
-        `past_kv`, `mask="causal"` lets query i (at position Tp + i) see keys 0 .. Tp + i.
-        `rope_cos_sin`: the (Tq, hs) cos and sin of `rope_cos_sin(positions, hs, base)`, when a
-        model computes them once for all its layers (instead of `positions`).
+        `weights_out`: a tensor the softmax writes the weights into (inference only; e.g. one
+        layer's slice of a (L, nh, T, T) stack). `positions`, `past_kv` (self-attention only)
+        and `rope_cos_sin` (the cos and sin a model computes once for all its layers): see the
+        class docstring and `rotate`; with a `past_kv`, "causal" is moved right (`with_cache`).
         """
         check_temperature(temperature)
         if (past_kv is not None or positions is not None) and not (key is None and value is None):
@@ -262,26 +257,11 @@ class MultiHeadAttention(nn.Module):
             q, k, v = self.self_attention_heads(x)  # (B, nh, T, hs) each, one fused matmul
         else:
             q, k, v = self.cross_attention_heads(x, xk, xv)  # (B, nh|n_kv, Tq|Tk, hs)
-        past = 0 if past_kv is None else past_kv[0].shape[2]
         if self.rope_base is not None:  # (RoPE) turn each pair of q and k by its position
-            if rope_cos_sin is None:
-                if positions is None:
-                    positions = torch.arange(past, past + Tq, device=x.device)  # (Tq,)
-                rope_cos_sin = rope_cos_sin_of(positions, self.d_k, self.rope_base, q.dtype)
-            cos, sin = rope_cos_sin  # (Tq, hs) or (B, Tq, hs)
-            if cos.dim() == 3:
-                cos, sin = cos[:, None], sin[:, None]  # (B, 1, Tq, hs)
-            q = q * cos + rotate_half(q) * sin  # (B, nh, Tq, hs), as apply_rope
-            k = k * cos + rotate_half(k) * sin  # (B, n_kv, Tq, hs)
+            q, k = self.rotate(q, k, positions, rope_cos_sin, past_kv)
         if past_kv is not None:  # the cache: earlier keys and values, then this call's
-            k = torch.cat((past_kv[0], k), dim=2)  # (B, n_kv, Tp + Tq, hs)
-            v = torch.cat((past_kv[1], v), dim=2)
+            k, v, mask = with_cache(k, v, past_kv, mask)  # (B, n_kv, Tp + Tq, hs)
             Tk = k.shape[2]
-            if isinstance(mask, str) and mask == "causal" and Tq == 1:
-                mask = None  # one new token after the cache sees every key
-            elif isinstance(mask, str) and mask == "causal":
-                ones = torch.ones(Tq, Tk, dtype=torch.bool, device=x.device)
-                mask = ones.tril(Tk - Tq)  # (Tq, Tk): the diagonal moved right by Tp
         qf, kf, vf = in_float32(q, k, v)  # half precision: q.k overflows float16 at 65504
         group = self.n_heads // self.n_kv_heads  # grouped K/V: query heads per K/V head
         kf, vf = repeat_kv(kf, group), repeat_kv(vf, group)  # (B, nh, Tk, hs)
@@ -318,20 +298,23 @@ class MultiHeadAttention(nn.Module):
         # 5. output: the projection W_O
         output = F.linear(concat, self.out_proj.weight, self.out_proj.bias)  # (B, Tq, C)
         return AttentionTrace(
-            q=q,
-            k=k,
-            v=v,
-            weights=weights,
-            head_outputs=y,
-            concat=concat,
-            output=output,
-            allowed=allowed,
-            scale_factor=scale_factor,
-            temperature=float(temperature),
-            scoring=self.scoring,
-            dropped_weights=dropped,
-            additive_scores=raw,
-        )
+            q=q, k=k, v=v, weights=weights, head_outputs=y, concat=concat, output=output,
+            allowed=allowed, scale_factor=scale_factor, temperature=float(temperature),
+            scoring=self.scoring, dropped_weights=dropped, additive_scores=raw,
+        )  # fmt: skip
+
+    def rotate(self, q, k, positions=None, rope_cos_sin=None, past_kv=None):
+        """RoPE on q (B, nh, Tq, hs) and k (B, n_kv, Tq, hs): each pair turned by its position
+        (0.. by default, after the `past_kv`'s Tp cached ones), as `apply_rope` does."""
+        if rope_cos_sin is None:
+            if positions is None:
+                past = 0 if past_kv is None else past_kv[0].shape[2]
+                positions = torch.arange(past, past + q.shape[2], device=q.device)  # (Tq,)
+            rope_cos_sin = rope_cos_sin_of(positions, self.d_k, self.rope_base, q.dtype)
+        cos, sin = rope_cos_sin  # (Tq, hs) or (B, Tq, hs)
+        if cos.dim() == 3:
+            cos, sin = cos[:, None], sin[:, None]  # (B, 1, Tq, hs)
+        return q * cos + rotate_half(q) * sin, k * cos + rotate_half(k) * sin
 
     def _check_inputs(self, query: torch.Tensor, key: torch.Tensor, value: torch.Tensor) -> None:
         if self.d_model != query.shape[-1]:
@@ -415,6 +398,20 @@ def batch_first(
 
 
 # --- the forward's helpers: dtypes and where the softmax writes --------------------------------
+def with_cache(k, v, past_kv, mask):
+    """The KV cache's keys and values (B, n_kv, Tp, hs) before this call's (B, n_kv, Tq, hs),
+    and the causal mask moved right by Tp: query i, at position Tp + i, sees keys 0 .. Tp + i."""
+    k = torch.cat((past_kv[0], k), dim=2)  # (B, n_kv, Tp + Tq, hs)
+    v = torch.cat((past_kv[1], v), dim=2)
+    Tk = k.shape[2]
+    Tq = Tk - past_kv[0].shape[2]
+    if isinstance(mask, str) and mask == "causal":
+        # one new token after the cache sees every key; more: the diagonal moved right by Tp
+        ones = torch.ones(Tq, Tk, dtype=torch.bool, device=k.device)
+        mask = None if Tq == 1 else ones.tril(Tk - Tq)  # (Tq, Tk)
+    return k, v, mask
+
+
 def in_float32(*tensors: torch.Tensor) -> tuple[torch.Tensor, ...]:
     """float16 / bfloat16 to float32 (q.k overflows float16 at 65504); others unchanged."""
     if tensors[0].dtype in (torch.float16, torch.bfloat16):
