@@ -11,7 +11,8 @@ The rule here: the value lives under the control's own key (`"step.query"`), a p
 session-state entry that no widget owns, so it survives anything. The widget is a view of it
 under a derived key, `_w.<key>.<digest of the labels>.<incarnation>`: when the labels change the
 widget is a new one, seeded from the value, and a key once replaced never comes back (the
-incarnation grows); a change in the browser is copied back to the value before the script runs.
+incarnation grows); a change in the browser is copied back to the value before the script runs
+(`_sync`; also when the browser's next request stopped that copy: `catch_up`).
 Code that sets a control (a Next button, a clamp) writes the value key; the widget follows on
 the next draw. Options are stable values (ids, indices, enum strings); what the user
 reads comes from `format_func`.
