@@ -12,11 +12,13 @@ if warmup.running() and (script := warmup.preload_script()):
 warmup.wait()  # the background import of what follows
 
 from ui import a11y, pages, url  # noqa: E402
+from ui.controls import catch_up  # noqa: E402
 from ui.failover import reload_on_new_replica  # noqa: E402
 from ui.i18n import t  # noqa: E402
 from ui.memory import freeze_once  # noqa: E402
 from ui.sidebar import init_state, render_sidebar  # noqa: E402
 
+catch_up()  # a widget change whose copy a new request cut short, before anything reads it
 st.set_page_config(page_title="Attention Lens", page_icon="🔍", layout="wide")
 a11y.page_style()
 init_state()

@@ -11,7 +11,8 @@ The rule here: the value lives under the control's own key (`"step.query"`), a p
 session-state entry that no widget owns, so it survives anything. The widget is a view of it
 under a derived key, `_w.<key>.<digest of the labels>.<incarnation>`: when the labels change the
 widget is a new one, seeded from the value, and a key once replaced never comes back (the
-incarnation grows); a change in the browser is copied back to the value before the script runs.
+incarnation grows); a change in the browser is copied back to the value before the script runs
+(`_sync`; also when the browser's next request stopped that copy: `catch_up`).
 Code that sets a control (a Next button, a clamp) writes the value key; the widget follows on
 the next draw. Options are stable values (ids, indices, enum strings); what the user
 reads comes from `format_func`.
@@ -97,11 +98,37 @@ def clamp(key: str, options: Sequence, fallback: Any = _MISSING) -> Any:
 EVERY_RUN, WHEN_DIFFERENT = "every run", "differs"
 
 
-def _sync(key: str, wkey: str, to_value: Callable | None, callback, args, kwargs) -> None:
-    value = st.session_state[wkey]
-    st.session_state[key] = to_value(value) if to_value else value
-    if callback is not None:
-        callback(*args, **kwargs)
+_PENDING = "_controls.pending"  # control key -> a copy from its widget not done yet (see _sync)
+
+
+def _sync(key: str, wkey: str, to_value: Callable | None, callback, args, kwargs, pending) -> None:
+    """A widget's on_change: copy its value to the control's value, then call the control's own
+    callback.
+
+    Streamlit stops a run for the browser's next request at any access to st.session_state, also
+    in a callback at the start of a run. A text committed by blur and a click elsewhere at once
+    are two requests; the second stopped the first's callback before it copied the text, and the
+    run for the second saw no change in the widget (its state already held the new text): the
+    value stayed old, and the box was sent the old text (issue 43). So the copy is first noted in
+    `pending`, a plain dict that no request can interrupt, and done by `catch_up`: here, and
+    at the start of the next run when a request cut it short."""
+    pending[key] = (wkey, to_value, callback, args, kwargs)
+    catch_up(pending)
+
+
+def catch_up(pending: dict | None = None) -> None:
+    """Do the copies from widgets to values that a new request cut short, in the order they came.
+    The router calls this first in every run (before anything reads a value), and every control
+    before it reads its value (a fragment's run does not pass through the router)."""
+    ss = st.session_state
+    pending = ss.get(_PENDING) if pending is None else pending
+    for key, (wkey, to_value, callback, args, kwargs) in list((pending or {}).items()):
+        if wkey in ss:  # else the widget is gone, and with it what it held
+            value = ss[wkey]
+            ss[key] = to_value(value) if to_value else value
+            if callback is not None:
+                callback(*args, **kwargs)
+        del pending[key]
 
 
 def _bind(
@@ -129,11 +156,12 @@ def _bind(
     if seed == EVERY_RUN or ss.get(wkey, _MISSING) != shown:
         ss[wkey] = shown
     callback, args, kwargs = kw.pop("on_change", None), kw.pop("args", ()), kw.pop("kwargs", {})
+    pending = ss.setdefault(_PENDING, {})
     return {
         **kw,
         "key": wkey,
         "on_change": _sync,
-        "args": (key, wkey, to_value, callback, tuple(args or ()), dict(kwargs or {})),
+        "args": (key, wkey, to_value, callback, tuple(args or ()), dict(kwargs or {}), pending),
     }
 
 
@@ -156,6 +184,7 @@ def _choice(
     given as a value), else a selectbox, radio or segmented control (EVERY_RUN, its default an
     index). New labels make a new widget, unless `stable` (see `select_slider`)."""
     options = list(options)
+    catch_up()
     value = clamp(key, options, kw.pop("fallback", _MISSING))
     labels, label_of = _labelled(options, format_func)
     seed = WHEN_DIFFERENT if slider else EVERY_RUN
@@ -202,6 +231,7 @@ def select_slider(
 def multiselect(label: str, options: Sequence, *, key: str, format_func=str, where=None, **kw):
     """`st.multiselect` over stable values; the value is a list of options (others dropped)."""
     options = list(options)
+    catch_up()
     ss = st.session_state
     chosen = [o for o in ss.get(key, []) if o in options]
     limit = kw.get("max_selections")
@@ -226,6 +256,7 @@ def _plain(
     """A widget without options; `identity`: what else makes Streamlit draw it as a new widget
     (a slider's range), so that a new one is seeded from the value too."""
     wkey = widget_key(key, identity)
+    catch_up()
     value = st.session_state[key]
     make(label, value=value, **_bind(key, wkey, value, kw, seed=seed))  # default: see _choice
     return st.session_state[key]
@@ -251,6 +282,7 @@ def checkbox(label: str, *, key: str, where=None, **kw) -> bool:
 
 def number_input(label: str, *, key: str, where=None, **kw):
     """`st.number_input`; the value is kept within [min_value, max_value] when they are given."""
+    catch_up()
     ss = st.session_state
     lo, hi = kw.get("min_value"), kw.get("max_value")
     value = ss[key]
@@ -265,6 +297,7 @@ def number_input(label: str, *, key: str, where=None, **kw):
 
 def slider(label: str, lo, hi, *, key: str, where=None, **kw):
     """`st.slider` from `lo` to `hi`; the value is clamped into that range."""
+    catch_up()
     ss = st.session_state
     ss[key] = min(max(ss[key], lo), hi)
     make = (where or st).slider

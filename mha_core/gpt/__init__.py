@@ -3,14 +3,18 @@
 - `model.py`: `DecoderOnlyConfig`, `DecoderOnly` (+ `from_hf_gpt2`), `DecoderOnlyOutput`;
 - `tasks.py`: the language-model tasks (`induction`, and reverse/sort/copy as "abc|cba");
 - `training.py`: `train_decoder` / `DecoderTrainer` (chunked, stoppable, like `train_toy`);
-- `interpret.py`: head scores, direct logit attribution, the attention sink.
+- `interpret.py`: head scores, direct logit attribution, the next token after typed text, the
+  attention sink.
 """
 
 from .interpret import (
     HEAD_KINDS,
     LogitAttribution,
+    NextToken,
     direct_logit_attribution,
     head_scores,
+    model_sink_share,
+    next_token,
     pretrained_sink_share,
     sink_share,
     target_pattern,
@@ -44,12 +48,15 @@ __all__ = [
     "InductionTask",
     "LMBatch",
     "LogitAttribution",
+    "NextToken",
     "SeqToSeqLM",
     "accuracy_on",
     "direct_logit_attribution",
     "gelu_new",
     "get_lm_task",
     "head_scores",
+    "model_sink_share",
+    "next_token",
     "pretrained_sink_share",
     "sink_share",
     "target_pattern",

@@ -1,4 +1,5 @@
-"""Reading a trained decoder: head scores, direct logit attribution, the attention sink.
+"""Reading a trained decoder: head scores, direct logit attribution (and the next token after
+typed text, its logit split that way), the attention sink.
 
 Head scores follow TransformerLens's head detector (`detect_head`): a head's score for a
 pattern is the attention it puts on the pattern's target keys. Here, for every query row that
@@ -15,7 +16,10 @@ from dataclasses import dataclass
 import numpy as np
 import torch
 
+from ..transformer.symbols import InputProblem, read_symbols
+from ..transformer.threads import TRAIN_THREADS, _torch_threads
 from .model import DecoderOnly
+from .tasks import InductionTask
 
 HEAD_KINDS = ("previous", "duplicate", "induction")
 
@@ -143,6 +147,16 @@ def direct_logit_attribution(model: DecoderOnly, tokens: torch.Tensor) -> LogitA
 
 
 @torch.no_grad()
+def model_sink_share(
+    model: DecoderOnly, task: InductionTask, n: int = 128, seed: int = 4321
+) -> np.ndarray:
+    """(L, nh) `sink_share` of a trained decoder (key 0 is <bos>) on n of its task's sequences."""
+    batch = task.sample(n, seed)
+    with _torch_threads(TRAIN_THREADS):
+        return sink_share(model(batch.tokens).weights)
+
+
+@torch.no_grad()
 def pretrained_sink_share(model, text: str) -> np.ndarray:
     """(L, nh) `sink_share` of a pretrained encoder (MiniLM: key 0 is [CLS]) on one text.
 
@@ -150,3 +164,58 @@ def pretrained_sink_share(model, text: str) -> np.ndarray:
     first row is left out only to match `sink_share`.
     """
     return sink_share(model.trace(text).attentions)
+
+
+# --- the next token after typed text -----------------------------------------------------------
+@dataclass(frozen=True, eq=False)
+class NextToken:
+    """The model's next-token prediction after a typed sequence, and where its logit comes from."""
+
+    tokens: tuple[str, ...]  # <bos>, then the typed symbols
+    top: tuple[tuple[str, float], ...]  # the top-k (symbol, probability)
+    chosen: str  # the token whose logit is split (the top-1)
+    parts: dict[str, float]  # "embedding", "L{l}H{h}", "biases": direct contributions
+    logit: float  # the chosen token's logit
+    attention: np.ndarray  # (L, nh, T, T)
+
+    @property
+    def parts_sum(self) -> float:
+        return float(sum(self.parts.values()))
+
+
+@torch.no_grad()
+def next_token(
+    model: DecoderOnly, task: InductionTask, text: str, k: int = 5
+) -> NextToken | InputProblem:
+    """Top-k next tokens after the typed sequence, and the top token's logit split into the
+    embedding path, every head's direct contribution and the biases (they add up to it).
+
+    The text is one character per symbol, whitespace skipped (no other separator), at most
+    seq_len - 1 symbols (after <bos>); otherwise the problem with it is returned."""
+    symbols = read_symbols(text, task.symbols, task.seq_len - 1, separators="")
+    if isinstance(symbols, InputProblem):
+        return symbols
+    ids = task.encode(symbols)  # (T,)
+    with _torch_threads(TRAIN_THREADS):
+        parts = direct_logit_attribution(model, ids)
+        weights = model(ids).weights[0].numpy()  # (L, nh, T, T)
+    logits = torch.from_numpy(parts.logits[-1])  # (V,) after the last typed symbol
+    logits[0] = float("-inf")  # <bos> is never a next symbol
+    probs = torch.softmax(logits, dim=-1)  # (V,)
+    top = torch.topk(probs, k)
+    vocab = task.vocab
+    chosen = int(top.indices[0])
+    L, nh = parts.heads.shape[:2]
+    split = {"embedding": float(parts.embedding[-1, chosen])}
+    for layer in range(L):
+        for h in range(nh):
+            split[f"L{layer}H{h}"] = float(parts.heads[layer, h, -1, chosen])
+    split["biases"] = float(parts.out_bias[:, -1, chosen].sum() + parts.ln_bias[-1, chosen])
+    return NextToken(
+        tokens=(task.bos, *symbols),
+        top=tuple((vocab[int(i)], float(p)) for i, p in zip(top.indices, top.values)),
+        chosen=vocab[chosen],
+        parts=split,
+        logit=float(parts.logits[-1, chosen]),
+        attention=weights,
+    )

@@ -20,7 +20,9 @@ from .corpus import (
     attention_shares,
     corpus_statistics,
     is_punctuation,
+    layer_shares,
     load_corpus,
+    sentence_shares,
 )
 from .filters import FILTERS, FilteredAttention, filter_attention
 from .published import CLARK_2019, CLARK_2019_CITATION, CLARK_2019_SETUP, PublishedFinding
@@ -46,11 +48,13 @@ __all__ = [
     "filter_attention",
     "head_ablation",
     "is_punctuation",
+    "layer_shares",
     "load_corpus",
     "query_key_map",
     "rollout",
     "row_shares",
     "sentence_embedding",
+    "sentence_shares",
     "transformed_value_norms",
     "value_norms",
 ]

@@ -124,6 +124,21 @@ class CorpusStatistics:
         return tuple(sorted(hits, key=lambda hs: -hs.share))
 
 
+def sentence_shares(model: PretrainedModel, trace) -> tuple[np.ndarray, np.ndarray]:
+    """(n_categories, L, nh) `attention_shares` of one traced sentence (a `PretrainedTrace`)
+    under its attention weights and under its value-weighted norms (`row_shares`)."""
+    w = attention_shares(trace.attentions, trace.tokens)
+    n = attention_shares(row_shares(value_norms(model, trace)), trace.tokens)
+    return w, n
+
+
+def layer_shares(model: PretrainedModel, trace) -> tuple[np.ndarray, np.ndarray]:
+    """(n_categories, L) `sentence_shares` averaged over each layer's heads: under weights, and
+    under value norms."""
+    w, n = sentence_shares(model, trace)
+    return w.mean(axis=-1), n.mean(axis=-1)
+
+
 def load_corpus(path: str | Path | None = None) -> tuple[str, ...]:
     """The built-in English sentences (one per line, UTF-8, written for this project)."""
     p = CORPUS_PATH if path is None else Path(path)
@@ -150,8 +165,7 @@ def corpus_statistics(
     n_tokens = 0
     for done, text in enumerate(sentences, start=1):
         trace = model.trace(text, keep_layers=False)
-        w = attention_shares(trace.attentions, trace.tokens)  # (n_categories, L, nh)
-        n = attention_shares(row_shares(value_norms(model, trace)), trace.tokens)
+        w, n = sentence_shares(model, trace)  # (n_categories, L, nh) each
         sum_w = w if sum_w is None else sum_w + w
         sum_n = n if sum_n is None else sum_n + n
         n_tokens += trace.n_tokens

@@ -15,6 +15,7 @@ Conventions:
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from functools import cached_property
 
@@ -24,10 +25,10 @@ from torch import nn
 
 from .config import check_dropout, check_heads, check_scoring, check_temperature, head_size
 from .grouped import check_kv_heads, repeat_kv
-from .masks import combine_masks, masked_softmax
+from .masks import combine_masks, softmax_buffer, zero_empty_rows
 from .positional_rope import rope_cos_sin as rope_cos_sin_of
 from .positional_rope import rope_frequencies, rotate_half
-from .scoring import finite_scores, make_scorer
+from .scoring import AdditiveScorer, finite_scores
 
 
 @dataclass(frozen=True, eq=False)
@@ -132,6 +133,7 @@ class MultiHeadAttention(nn.Module):
         check_scoring(scoring)
         check_dropout(dropout)
         self.d_model, self.n_heads = d_model, n_heads
+        self.d_k = head_size(d_model, n_heads)  # dimensions per head (hs): d_model / n_heads
         self.scale, self.scoring, self.dropout = scale, scoring, dropout
         self.kdim = d_model if kdim is None else kdim
         self.vdim = d_model if vdim is None else vdim
@@ -145,16 +147,12 @@ class MultiHeadAttention(nn.Module):
             self.v_proj_weight = nn.Parameter(torch.empty(kv, self.vdim))
         self.in_proj_bias = nn.Parameter(torch.zeros(C + 2 * kv)) if bias else None
         self.out_proj = nn.Linear(C, C, bias=bias)
-        self.scorer = make_scorer(scoring, n_heads, self.d_k, scale=scale)  # step 2's scores
+        # additive scoring has weights of its own; dot-product scores are computed in forward
+        self.scorer = AdditiveScorer(n_heads, self.d_k) if scoring == "additive" else None
         if rope_base is not None:
             rope_frequencies(self.d_k, rope_base)  # checks: an even d_k, a base > 1
         self.rope_base = rope_base
         self.reset_parameters(seed)
-
-    @property
-    def d_k(self) -> int:
-        """Dimensions per head (hs): d_model / n_heads."""
-        return head_size(self.d_model, self.n_heads)
 
     @property
     def kv_dim(self) -> int:
@@ -178,7 +176,8 @@ class MultiHeadAttention(nn.Module):
         if self.in_proj_bias is not None:
             self.in_proj_bias.zero_()
             self.out_proj.bias.zero_()
-        self.scorer.reset_parameters(g)
+        if self.scorer is not None:
+            self.scorer.reset_parameters(g)
 
     @classmethod
     def from_torch(cls, module: nn.MultiheadAttention) -> MultiHeadAttention:
@@ -239,86 +238,83 @@ class MultiHeadAttention(nn.Module):
     ) -> AttentionTrace:
         """Attend; return everything computed as an `AttentionTrace`.
 
-        `weights_out` (optional, inference only): a tensor of the weights' shape and dtype,
-        e.g. one layer's slice of a (L, nh, T, T) stack, that the softmax writes into, so that a
-        caller can collect many layers' weights without copying them; the trace's `weights` is
-        then that tensor.
-
-        `positions` and `past_kv` (self-attention only): see the class docstring. With a
-        `past_kv`, `mask="causal"` lets query i (at position Tp + i) see keys 0 .. Tp + i.
-        `rope_cos_sin`: the (Tq, hs) cos and sin of `rope_cos_sin(positions, hs, base)`, when a
-        model computes them once for all its layers (instead of `positions`).
+        `weights_out`: a tensor the softmax writes the weights into (inference only; e.g. one
+        layer's slice of a (L, nh, T, T) stack). `positions`, `past_kv` (self-attention only)
+        and `rope_cos_sin` (the cos and sin a model computes once for all its layers): see the
+        class docstring and `rotate`; with a `past_kv`, "causal" is moved right (`with_cache`).
         """
         check_temperature(temperature)
         if (past_kv is not None or positions is not None) and not (key is None and value is None):
             raise ValueError("positions and past_kv are for self-attention only")
-        self_attn = key is None and value is None
+        # 0. input X: one row per token; keys and values read xk, xv (= X in self-attention)
         x, xk, xv = batch_first(query, key, value)  # (B, Tq, C), (B, Tk, kdim), (B, Tk, vdim)
         self._check_inputs(x, xk, xv)
         B, Tq, C = x.shape
         Tk = xk.shape[1]
 
-        # 0. input X: one row per token, (B, Tq, C); keys and values read xk, xv (= X when self)
-        # 1. Q = X W_Q + b_Q, K = X W_K + b_K, V = X W_V + b_V, each split into nh heads
-        if self_attn and self._qkv_same_embed_dim:
+        # 1. Q = X W_Q + b_Q, K = X W_K + b_K, V = X W_V + b_V, each split into heads
+        if key is None and value is None and self._qkv_same_embed_dim:
             q, k, v = self.self_attention_heads(x)  # (B, nh, T, hs) each, one fused matmul
         else:
             q, k, v = self.cross_attention_heads(x, xk, xv)  # (B, nh|n_kv, Tq|Tk, hs)
-        past = 0 if past_kv is None else past_kv[0].shape[2]
-        if self.rope_base is not None:  # RoPE: turn each pair of q and k by its position
-            if rope_cos_sin is None:
-                if positions is None:
-                    positions = torch.arange(past, past + Tq, device=x.device)  # (Tq,)
-                rope_cos_sin = rope_cos_sin_of(positions, self.d_k, self.rope_base, q.dtype)
-            cos, sin = rope_cos_sin  # (Tq, hs) or (B, Tq, hs)
-            if cos.dim() == 3:
-                cos, sin = cos[:, None], sin[:, None]  # (B, 1, Tq, hs)
-            q = q * cos + rotate_half(q) * sin  # (B, nh, Tq, hs), as apply_rope
-            k = k * cos + rotate_half(k) * sin  # (B, n_kv, Tq, hs)
+        if self.rope_base is not None:  # (RoPE) turn each pair of q and k by its position
+            q, k = self.rotate(q, k, positions, rope_cos_sin, past_kv)
         if past_kv is not None:  # the cache: earlier keys and values, then this call's
-            k = torch.cat((past_kv[0], k), dim=2)  # (B, n_kv, Tp + Tq, hs)
-            v = torch.cat((past_kv[1], v), dim=2)
+            k, v, mask = with_cache(k, v, past_kv, mask)  # (B, n_kv, Tp + Tq, hs)
             Tk = k.shape[2]
-            if isinstance(mask, str) and mask == "causal" and Tq == 1:
-                mask = None  # one new token after the cache sees every key
-            elif isinstance(mask, str) and mask == "causal":
-                ones = torch.ones(Tq, Tk, dtype=torch.bool, device=x.device)
-                mask = ones.tril(Tk - Tq)  # (Tq, Tk): the diagonal moved right by Tp
-        qf, kf, vf = _float32(q, k, v)  # half precision: scores and softmax in float32
-        # grouped key/value heads: each query head reads its group's keys and values
-        group = self.n_heads // self.n_kv_heads
+        qf, kf, vf = in_float32(q, k, v)  # half precision: q.k overflows float16 at 65504
+        group = self.n_heads // self.n_kv_heads  # grouped K/V: query heads per K/V head
         kf, vf = repeat_kv(kf, group), repeat_kv(vf, group)  # (B, nh, Tk, hs)
-        # 2. scores: every query against every key, scaled by 1/sqrt(hs) (and 1/temperature),
+
+        # 2. scores: every query against every key, Q K^T / sqrt(hs) (and / temperature),
         #    then -inf where the mask forbids a pair
-        att, scale_factor, raw = self.scorer(qf, kf, temperature)  # (B, nh, Tq, Tk)
+        if self.scoring == "dot":
+            scale_factor = 1.0 / math.sqrt(self.d_k) if self.scale else 1.0
+            # the scale goes on q (Tq x hs) rather than on the scores (Tq x Tk): fewer products
+            att = (qf * (scale_factor / temperature)) @ kf.transpose(-2, -1)  # (B, nh, Tq, Tk)
+            raw = None
+        else:  # additive (Bahdanau): v^T tanh(W_q q + W_k k), never scaled
+            scale_factor = 1.0
+            raw = self.scorer.raw_scores(qf, kf)  # (B, nh, Tq, Tk), kept for the trace
+            att = raw / temperature  # a new tensor: the softmax may overwrite it, not raw
+        att = finite_scores(att, temperature, scale_factor)  # a tiny temperature: never inf
         allowed = combine_masks(mask, key_padding_mask, B, Tq, Tk, att.device)
         if allowed is not None:
             att = att.masked_fill(~allowed, float("-inf"))  # (B, nh, Tq, Tk)
-        # 3. softmax along the keys (each row sums to 1), then the weighted sum of the values
-        weights = masked_softmax(att, allowed, out=weights_out, keep_input=raw is not None)
+
+        # 3. softmax along the keys (each row sums to 1; a row with no allowed key is all 0),
+        #    then each query's weighted sum of the values
+        weights = torch.softmax(att, dim=-1, out=softmax_buffer(att, weights_out))
+        weights = zero_empty_rows(weights, allowed)  # (B, nh, Tq, Tk)
         dropped = None
         if self.training and self.dropout > 0.0:
             dropped = F.dropout(weights, self.dropout, training=True)  # (B, nh, Tq, Tk)
         y = (weights if dropped is None else dropped) @ vf  # (B, nh, Tq, hs)
+
         # 4. concatenate: the heads side by side
-        concat = y.transpose(1, 2).reshape(B, Tq, C).to(q.dtype)  # (B, Tq, C)
+        concat = y.transpose(1, 2).reshape(B, Tq, C)  # (B, Tq, C)
+        concat = in_dtype_of(concat, q)  # back to half precision if the layer is
+
         # 5. output: the projection W_O
         output = F.linear(concat, self.out_proj.weight, self.out_proj.bias)  # (B, Tq, C)
         return AttentionTrace(
-            q=q,
-            k=k,
-            v=v,
-            weights=weights,
-            head_outputs=y,
-            concat=concat,
-            output=output,
-            allowed=allowed,
-            scale_factor=scale_factor,
-            temperature=float(temperature),
-            scoring=self.scoring,
-            dropped_weights=dropped,
-            additive_scores=raw,
-        )
+            q=q, k=k, v=v, weights=weights, head_outputs=y, concat=concat, output=output,
+            allowed=allowed, scale_factor=scale_factor, temperature=float(temperature),
+            scoring=self.scoring, dropped_weights=dropped, additive_scores=raw,
+        )  # fmt: skip
+
+    def rotate(self, q, k, positions=None, rope_cos_sin=None, past_kv=None):
+        """RoPE on q (B, nh, Tq, hs) and k (B, n_kv, Tq, hs): each pair turned by its position
+        (0.. by default, after the `past_kv`'s Tp cached ones), as `apply_rope` does."""
+        if rope_cos_sin is None:
+            if positions is None:
+                past = 0 if past_kv is None else past_kv[0].shape[2]
+                positions = torch.arange(past, past + q.shape[2], device=q.device)  # (Tq,)
+            rope_cos_sin = rope_cos_sin_of(positions, self.d_k, self.rope_base, q.dtype)
+        cos, sin = rope_cos_sin  # (Tq, hs) or (B, Tq, hs)
+        if cos.dim() == 3:
+            cos, sin = cos[:, None], sin[:, None]  # (B, 1, Tq, hs)
+        return q * cos + rotate_half(q) * sin, k * cos + rotate_half(k) * sin
 
     def _check_inputs(self, query: torch.Tensor, key: torch.Tensor, value: torch.Tensor) -> None:
         if self.d_model != query.shape[-1]:
@@ -401,8 +397,28 @@ def batch_first(
     return q, k, v
 
 
-def _float32(*tensors: torch.Tensor) -> tuple[torch.Tensor, ...]:
+# --- the forward's helpers: dtypes and where the softmax writes --------------------------------
+def with_cache(k, v, past_kv, mask):
+    """The KV cache's keys and values (B, n_kv, Tp, hs) before this call's (B, n_kv, Tq, hs),
+    and the causal mask moved right by Tp: query i, at position Tp + i, sees keys 0 .. Tp + i."""
+    k = torch.cat((past_kv[0], k), dim=2)  # (B, n_kv, Tp + Tq, hs)
+    v = torch.cat((past_kv[1], v), dim=2)
+    Tk = k.shape[2]
+    Tq = Tk - past_kv[0].shape[2]
+    if isinstance(mask, str) and mask == "causal":
+        # one new token after the cache sees every key; more: the diagonal moved right by Tp
+        ones = torch.ones(Tq, Tk, dtype=torch.bool, device=k.device)
+        mask = None if Tq == 1 else ones.tril(Tk - Tq)  # (Tq, Tk)
+    return k, v, mask
+
+
+def in_float32(*tensors: torch.Tensor) -> tuple[torch.Tensor, ...]:
     """float16 / bfloat16 to float32 (q.k overflows float16 at 65504); others unchanged."""
     if tensors[0].dtype in (torch.float16, torch.bfloat16):
         return tuple(t.float() for t in tensors)
     return tensors
+
+
+def in_dtype_of(t: torch.Tensor, like: torch.Tensor) -> torch.Tensor:
+    """`t` in `like`'s dtype (the heads' float32 result back to a half-precision layer's)."""
+    return t if t.dtype == like.dtype else t.to(like.dtype)

@@ -49,34 +49,28 @@ def combine_masks(
     return allowed
 
 
-def masked_softmax(
-    att: torch.Tensor,
-    allowed: torch.Tensor | None,
-    *,
-    out: torch.Tensor | None = None,
-    keep_input: bool = False,
-) -> torch.Tensor:
-    """Softmax over the keys of scores already -inf where not `allowed`; a row with no allowed
-    key becomes 0, never NaN (as softmax of an all -inf row would).
+def softmax_buffer(att: torch.Tensor, out: torch.Tensor | None = None) -> torch.Tensor | None:
+    """Where `torch.softmax(att, -1, out=...)` writes: a caller's buffer `out` (the pretrained
+    model stacks its layers' weights that way; checked to fit), else `att` itself (in place: no
+    second T x T buffer), or None (a new tensor) when autograd still needs the scores."""
+    if out is not None:
+        if out.shape != att.shape or out.dtype != att.dtype:
+            raise ValueError(
+                f"weights_out must have shape {tuple(att.shape)} and dtype {att.dtype}, "
+                f"got {tuple(out.shape)} and {out.dtype}"
+            )
+        return out
+    return None if att.requires_grad else att
 
-    The fast path: written in place into `att` (no second T x T buffer) unless something still
-    needs the scores (autograd, or `keep_input`); into `out` when a caller hands a buffer (the
-    pretrained model stacks its layers' weights that way). Equal to the plain
-    `torch.softmax(att, -1)` with empty rows zeroed.
-    """
-    if out is not None and (out.shape != att.shape or out.dtype != att.dtype):
-        raise ValueError(
-            f"weights_out must have shape {tuple(att.shape)} and dtype {att.dtype}, "
-            f"got {tuple(out.shape)} and {out.dtype}"
-        )
-    if out is None and not att.requires_grad and not keep_input:
-        out = att
-    weights = torch.softmax(att, dim=-1, out=out)  # (B, nh, Tq, Tk)
-    if allowed is not None:
-        empty = ~allowed.any(dim=-1)  # (B|1, 1|nh, Tq)
-        if bool(empty.any()):
-            if weights.requires_grad:
-                weights = weights.masked_fill(empty[..., None], 0.0)
-            else:
-                weights.masked_fill_(empty[..., None], 0.0)
-    return weights
+
+def zero_empty_rows(weights: torch.Tensor, allowed: torch.Tensor | None) -> torch.Tensor:
+    """Softmax weights with every row that had no allowed key set to 0: the softmax of an all
+    -inf row is NaN (as in `nn.MultiheadAttention`); ours says "attends to nothing"."""
+    if allowed is None:
+        return weights
+    empty = ~allowed.any(dim=-1)  # (B|1, 1|nh, Tq)
+    if not bool(empty.any()):
+        return weights
+    if weights.requires_grad:
+        return weights.masked_fill(empty[..., None], 0.0)
+    return weights.masked_fill_(empty[..., None], 0.0)

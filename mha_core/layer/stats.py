@@ -172,3 +172,16 @@ def hide_tokens(weights, keep) -> np.ndarray:
     total = sub.sum(axis=-1, keepdims=True)
     out = np.divide(sub, total, out=np.zeros_like(sub), where=total > 0)
     return out.astype(np.float32)
+
+
+def shown_attention(weights, tokens, keep) -> tuple[np.ndarray, list[str]]:
+    """weights (..., T, T) and their T tokens with the tokens where `keep` (T,) is False hidden
+    (`hide_tokens`: rows renormalised); keep None shows every token; nothing kept gives
+    (..., 0, 0) and no tokens."""
+    w = weights.detach().cpu().numpy() if hasattr(weights, "detach") else np.asarray(weights)
+    if keep is None:
+        return w, list(tokens)
+    keep = np.asarray(keep, dtype=bool)
+    if not keep.any():
+        return w[..., :0, :0], []
+    return hide_tokens(w, keep), [tok for tok, k in zip(tokens, keep, strict=True) if k]

@@ -1,17 +1,21 @@
-"""Using a trained toy run: exact-sequence accuracy on fresh examples, and one greedy answer with
-every attention that made it."""
+"""Using a trained toy run: exact-sequence accuracy on fresh examples, one greedy answer with
+every attention that made it (`predict`, or `try_input` from typed text), how its cross-attention
+heads line up with the positions the task reads, and its weights as a file."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
+import safetensors.torch
 import torch
 
 from .model import greedy_decode
+from .symbols import InputProblem, read_symbols
 from .threads import TRAIN_THREADS, _torch_threads
-from .toy_tasks import BOS, EOS
+from .toy_tasks import BOS, EOS, ToyTask, mirror_index
 from .training import ToyRun
 
 
@@ -100,3 +104,62 @@ def predict(run: ToyRun, text_or_symbols: str | Sequence[str]) -> Prediction:
         cross=arrays(tr.decoder_cross),
         in_training_range=task.min_len <= len(symbols) <= task.max_len,
     )
+
+
+def try_input(run: ToyRun, text: str) -> Prediction | InputProblem:
+    """`predict` on typed text, or why the text is not a valid input (any length 1..max_len)."""
+    symbols = read_symbols(text, run.task.alphabet, run.task.max_len)
+    if isinstance(symbols, InputProblem):
+        return symbols
+    return predict(run, symbols)
+
+
+# --- how the cross-attention heads line up with the task ------------------------------------
+def expected_sources(task: ToyTask, n: int) -> list[int] | None:
+    """For each decoder row t < n, the source index the task needs it to read (None: no fixed
+    position, as in sorting). Reversal: the mirrored index n - 1 - t; copying: t itself."""
+    if task.name == "reverse":
+        return [mirror_index(t, n) for t in range(n)]
+    if task.name == "copy":
+        return list(range(n))
+    return None
+
+
+def alignment(task: ToyTask, cross: np.ndarray, n: int) -> np.ndarray | None:
+    """(nh,) mean weight each cross-attention head (cross: (nh, T, S)) puts on the expected
+    source position, over the n decoder rows that produce a symbol; None when the task has no
+    such position."""
+    src = expected_sources(task, n)
+    if src is None:
+        return None
+    return cross[:, np.arange(n), src].mean(axis=-1)  # (nh,)
+
+
+def alignment_over_time(run: ToyRun) -> np.ndarray | None:
+    """(L, nh, snapshots): `alignment` of every cross-attention head at every snapshot."""
+    n = len(run.probe_src) - 1  # the probe's symbols (its source ends with <eos>)
+    if expected_sources(run.task, n) is None:
+        return None
+    per_snap = [
+        np.stack([alignment(run.task, c, n) for c in snap.cross])  # (L, nh)
+        for snap in run.snapshots.values()
+    ]
+    return np.stack(per_snap, axis=-1)  # (L, nh, snapshots)
+
+
+# --- the trained model as numbers and as a file ---------------------------------------------
+def n_parameters(run: ToyRun) -> int:
+    """Trainable numbers in the model."""
+    return sum(p.numel() for p in run.model.parameters())
+
+
+def weights_bytes(run: ToyRun) -> bytes:
+    """The trained weights as safetensors, the settings and vocabulary in its metadata."""
+    tensors = {k: v.detach().contiguous() for k, v in run.model.state_dict().items()}
+    metadata = {
+        "settings": json.dumps(run.settings.as_dict()),
+        "vocab": json.dumps(list(run.task.vocab)),
+        "steps_done": str(run.steps_done),
+        "stopped": str(run.stopped).lower(),
+    }
+    return safetensors.torch.save(tensors, metadata=metadata)

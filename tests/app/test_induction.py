@@ -7,10 +7,11 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from mha_core.gpt import direct_logit_attribution
+from mha_core.gpt import direct_logit_attribution, next_token
+from mha_core.transformer import InputProblem
 from tests.helpers.app import figures_by_key, make_app, page_text, plotly_array, rerun, run_app
 from ui.compute import induction as compute
-from ui.compute.induction import InductionChoice, LivePair, TypedProblem
+from ui.compute.induction import InductionChoice, LivePair
 from ui.strings import STRINGS
 from viz.labels import escape_label
 
@@ -140,30 +141,15 @@ def test_stop_keeps_the_pair():
 
 def test_next_token_parts_add_up_to_the_logit(tiny_pair):
     run = tiny_pair.model_run
-    p = compute.next_token(run, "abcdeabcd")
-    assert not isinstance(p, TypedProblem)
+    p = next_token(run.model, run.task, "abcdeabcd")
+    assert not isinstance(p, InputProblem)
     assert abs(p.parts_sum - p.logit) < 1e-4
     ids = run.task.encode(tuple("abcdeabcd"))
     ref = direct_logit_attribution(run.model, ids)
     chosen = run.task.vocab.index(p.chosen)
     assert p.logit == pytest.approx(float(ref.logits[-1, chosen]), rel=1e-6)
-    assert p.top[0][0] == p.chosen and len(p.top) == compute.TOP_K
+    assert p.top[0][0] == p.chosen and len(p.top) == 5
     assert all(tok != "<bos>" for tok, _ in p.top)
-
-
-@pytest.mark.parametrize(
-    ("text", "kind"),
-    [
-        ("", "empty"),
-        ("   ", "empty"),
-        (HOSTILE, "unknown"),
-        ("🙂a", "unknown"),
-        ("a" * 60, "length"),
-    ],
-)
-def test_bad_typed_sequences_are_explained(tiny_pair, text, kind):
-    p = compute.next_token(tiny_pair.model_run, text)
-    assert isinstance(p, TypedProblem) and p.kind == kind
 
 
 def test_hostile_typed_text_stays_literal_in_the_page(tiny_pair):

@@ -5,6 +5,7 @@ tests/app/test_sequences.py and tests/browser/test_random_walk.py)."""
 from __future__ import annotations
 
 import pytest
+from streamlit.testing.v1 import AppTest
 
 from tests.helpers.app import make_app, rerun, run_app, shared
 from ui.controls import widget_key
@@ -269,3 +270,74 @@ def test_reading_token_choices_of_closed_tabs_follow_a_shorter_sentence():
     at.session_state["reading.view"] = "qk"
     rerun(at)
     assert at.selectbox(key="reading.qk_query").value == 3 and at.query_params["qk_query"] == "3"
+
+
+@pytest.fixture
+def request_during_callbacks(monkeypatch):
+    """The browser's next request arrives while the callbacks of its last one run (a commit by
+    blur followed at once by a click elsewhere): once, a rerun with the same widget states is
+    requested when the callbacks start. Streamlit stops a run for a new request at any access to
+    st.session_state, a callback's included; the request then runs next (its states unchanged,
+    so no callback of its own fires)."""
+    from streamlit.runtime.scriptrunner import RerunData, get_script_run_ctx
+    from streamlit.runtime.state.session_state import SessionState
+
+    original, armed = SessionState._call_callbacks, [False]
+
+    def call_callbacks(self, **kw):
+        ctx = get_script_run_ctx()
+        if armed[0] and ctx is not None and ctx.script_requests is not None:
+            armed[0] = False
+            ctx.script_requests.request_rerun(
+                RerunData(
+                    query_string=ctx.query_string,
+                    page_script_hash=ctx.page_script_hash,
+                    widget_states=self._current_interaction_widget_states,
+                )
+            )
+        return original(self, **kw)
+
+    monkeypatch.setattr(SessionState, "_call_callbacks", call_callbacks)
+    return armed
+
+
+def _two_boxes():
+    """A script with one text input and one text area of the widget layer, as pages draw them."""
+    import streamlit as st
+
+    from ui import controls
+
+    for key in ("box.input", "box.area"):
+        st.session_state.setdefault(key, "older text")
+    controls.text("input", key="box.input", limit=100)
+    controls.text("area", key="box.area", limit=100, area=True)
+
+
+def test_a_commit_cut_short_by_the_next_request_is_not_lost(request_during_callbacks):
+    # Issue 43: the Pretrained page's second sentence went back to an older text after a language
+    # switch. The commit's callback, which copies the widget's text to the value, was stopped by
+    # the next request at its first st.session_state access; the next run saw no change, still
+    # had the old value, and sent it to the box.
+    old = " ".join(f"word{i}" for i in range(90))
+    at = run_app("views/pretrained.py", **{"pretrained.pair": old})
+    at.text_area(key="pretrained.pair").input("abc\n")
+    request_during_callbacks[0] = True
+    rerun(at)
+    assert not request_during_callbacks[0]  # the request came during the callbacks
+    assert at.session_state["pretrained.pair"] == "abc\n"
+    assert at.query_params["pair"] == "abc\n"
+    box = at.text_area(key="pretrained.pair")
+    assert box.value == "abc\n"
+    assert not box.proto.set_value  # the browser's text is not replaced by the older one
+
+
+@pytest.mark.parametrize("kind", ["text_input", "text_area"])
+def test_every_text_box_keeps_a_commit_cut_short(request_during_callbacks, kind):
+    at = AppTest.from_function(_two_boxes).run()
+    key = "box.input" if kind == "text_input" else "box.area"
+    getattr(at, kind)(key=key).input("typed")
+    request_during_callbacks[0] = True
+    at.run()
+    assert not at.exception and not request_during_callbacks[0]
+    box = getattr(at, kind)(key=key)
+    assert (at.session_state[key], box.value, box.proto.set_value) == ("typed", "typed", False)

@@ -18,10 +18,11 @@ import pytest
 import safetensors.torch
 
 from mha_core import TASKS, TrainSettings, predict, train_toy
+from mha_core.transformer import InputProblem, read_symbols, weights_bytes
 from tests.helpers.app import figure, make_app, page_text, plotly_array, rerun, run_app
 from tests.helpers.grid import grid_heads, grid_tokens
 from ui.compute import train as compute
-from ui.compute.train import LiveRun, TrainChoice, TryProblem
+from ui.compute.train import LiveRun, TrainChoice
 from ui.sections import train as train_sections  # its session keys, to set up a run mid-way
 from ui.strings import STRINGS
 
@@ -327,8 +328,9 @@ def test_hostile_text_in_the_try_box_stays_literal(small_run):
     at = _with_run(small_run, HOSTILE)
     assert at.text_input(key="train.try").value == HOSTILE
     code = [c.value for c in at.code]
-    problem = compute.read_symbols(TASKS["reverse"], HOSTILE)
-    assert isinstance(problem, TryProblem) and problem.kind == "unknown"
+    task = TASKS["reverse"]
+    problem = read_symbols(HOSTILE, task.alphabet, task.max_len)
+    assert isinstance(problem, InputProblem) and problem.kind == "unknown"
     assert " ".join(problem.unknown) in code  # every odd symbol, literally, once
     assert "<" in problem.unknown and "*" in problem.unknown and "$" in problem.unknown
     for md in at.markdown:
@@ -340,7 +342,7 @@ def test_hostile_text_in_the_try_box_stays_literal(small_run):
 # --- downloads and language ---------------------------------------------------------------------
 def test_downloads_hold_the_weights_and_the_history(small_run):
     run = small_run.run
-    tensors = safetensors.torch.load(compute.weights_bytes(run))
+    tensors = safetensors.torch.load(weights_bytes(run))
     state = run.model.state_dict()
     assert tensors.keys() == state.keys()
     for name, value in state.items():
@@ -363,28 +365,6 @@ def test_chinese(small_run):
 
 
 # --- what the page reads off a run ----------------------------------------------------------------
-def test_alignment_finds_the_anti_diagonal_and_the_diagonal():
-    n, S = 5, 6
-    mirror = np.zeros((2, n + 1, S), dtype=np.float32)
-    mirror[0, np.arange(n), n - 1 - np.arange(n)] = 1.0  # head 0 reads the mirrored position
-    mirror[1] = 1.0 / S  # head 1 is uniform
-    shares = compute.alignment(TASKS["reverse"], mirror, n)
-    np.testing.assert_allclose(shares, [1.0, 1.0 / S], rtol=1e-6)
-    same = np.zeros((1, n + 1, S), dtype=np.float32)
-    same[0, np.arange(n), np.arange(n)] = 1.0
-    np.testing.assert_allclose(compute.alignment(TASKS["copy"], same, n), [1.0])
-    assert compute.alignment(TASKS["sort"], same, n) is None
-
-
-def test_read_symbols_reads_like_the_core():
-    task = TASKS["reverse"]
-    for text in ("c a b", "cab", "c,a;b", " c  a b "):
-        assert compute.read_symbols(task, text) == task.parse(text, any_length=True)
-    assert compute.read_symbols(task, "cxax") == TryProblem("unknown", unknown=("x",), n=4)
-    assert compute.read_symbols(task, "a" * 9) == TryProblem("length", n=9)
-    assert compute.read_symbols(task, " ,; ") == TryProblem("empty")
-
-
 def test_the_default_run_is_train_toys_and_snapshots_stay_bounded():
     core = _core_defaults()
     choice = TrainChoice()

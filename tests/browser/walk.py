@@ -8,7 +8,9 @@ Each step, with one `random.Random(seed)`, the walker picks one action:
   radios (click an option), sliders and select sliders (focus the thumb, press ArrowLeft /
   ArrowRight / Home / End), toggles and checkboxes (click), number inputs (the +/- buttons or a
   typed value), multiselects (pick an option, or Backspace to drop the last one), text areas and
-  text inputs (a text from `TEXTS`, submitted with Ctrl+Enter / Enter);
+  text inputs (a text from `TEXTS`, submitted with Ctrl+Enter / Enter, or, one time in
+  `BLUR_COMMIT`, left as typed and committed by blur through another control clicked at once:
+  a control of the page or the sidebar, or the language);
 - a tab of the page; one of the page's own buttons (`BUTTONS`: Next, Reshuffle, Resample, Stop,
   Generate, and Train after the Train page's steps are set to a few): never a download button,
   nor the Reading page's costly corpus and ablation buttons;
@@ -17,9 +19,10 @@ Each step, with one `random.Random(seed)`, the walker picks one action:
 It then waits until the app settles: the script is not running, no element is stale or still a
 skeleton, and that holds for a quiet period; a page that does not settle in `settle_s` seconds
 is a finding. After every step it records as findings: any `stException` element, any JavaScript
-dialog, and lost settings (see `Walker._check_kept` for exactly what that flags); after a
-language switch, any URL parameter other than `lang` that changed, and after a switch back, a
-URL that differs from the one before the first switch.
+dialog, and lost settings (see `Walker._check_kept` for exactly what that flags, and
+`Walker._check_texts`: a text box that holds a text it held earlier, which the step did not type
+again); after a language switch, any URL parameter other than `lang` that changed, and after a
+switch back, a URL that differs from the one before the first switch.
 """
 
 from __future__ import annotations
@@ -70,6 +73,10 @@ BUTTONS: dict[str, frozenset] = {
 }
 TRAIN_SETTINGS = frozenset({"task", "dim", "heads", "layers", "steps", "lr", "run_seed"})
 TRAIN_FEW_STEPS = (5, 10, 20)  # typed into the Train page's steps box before Train is pressed
+
+# How often a typed text is committed by blur through another control clicked at once (a click
+# elsewhere commits a text box: two requests in quick succession), instead of Ctrl+Enter / Enter.
+BLUR_COMMIT = 0.3
 
 # Kinds of action and their weights when all are possible.
 WEIGHTS = {"control": 60, "tab": 8, "button": 8, "nav": 12, "lang": 6}
@@ -127,6 +134,22 @@ _WIDGETS_JS = """(kinds) => {
 }"""
 CONTROL_KINDS = ("stSelectbox", "stRadio", "stSlider", "stCheckbox", "stNumberInput",
                  "stTextArea", "stTextInput", "stMultiSelect")  # fmt: skip
+TEXT_KINDS = ("stTextArea", "stTextInput")
+# The text each visible text box holds as the page shows it (its own text, not the URL's), by the
+# widget key on its element container.
+_TEXTS_JS = """() => {
+    const out = {};
+    document.querySelectorAll('[data-testid="stTextArea"], [data-testid="stTextInput"]')
+        .forEach(el => {
+            const r = el.getBoundingClientRect();
+            if (r.width === 0 || r.height === 0 || el.closest('[data-stale="true"]')) return;
+            const holder = el.closest('[data-testid="stElementContainer"]');
+            const cls = holder && [...holder.classList].find(c => c.startsWith('st-key-'));
+            const box = el.querySelector('textarea, input');
+            if (cls && box) out[cls.slice(7)] = box.value;
+        });
+    return out;
+}"""
 VIEWS_KIND = "stButtonGroup"  # a page's views (ui.controls.tabs: a segmented control)
 LANG_KEY = "_w-shared-lang"
 
@@ -219,6 +242,9 @@ class Walker:
         self.trip: str | None = None  # the URL before a language switch, until the switch back
         self.last_url: str | None = None  # the URL the last check saw
         self.unmirrored: set[tuple[str, str]] = set()  # (page, parameter) already flagged
+        self.texts: dict[str, tuple[str, set[str]]] = {}  # text box -> (its text, every text held)
+        self.typed: dict[str, str] = {}  # text box -> the text this step typed into it
+        self.lang_radios: list[dict] = []  # the language control of this step's page
         pg.on("dialog", self._on_dialog)
 
     def _on_dialog(self, d) -> None:
@@ -262,6 +288,7 @@ class Walker:
         self.pg.goto(self.base + "/")
         self.settle()
         self.result.visited.add(page_of(self.pg.url))
+        self._check_texts(0, page_of(self.pg.url), "(start)", set())  # the texts to begin with
         for i in range(1, steps + 1):
             if not self.step(i, force_nav=steps - i < len(set(PAGES) - self.result.visited)):
                 break
@@ -285,6 +312,7 @@ class Walker:
         if kind != "lang":
             self.trip = None  # the round trip check is for a switch back right after a switch
         runs = self.runs_done()
+        self.typed, self.lang_radios = {}, choices.get("lang", [])
         try:
             action, own = getattr(self, f"_do_{kind}")(choices[kind], page)
         except NotSettled as exc:
@@ -337,7 +365,20 @@ class Walker:
         w = self.rng.choice(widgets)
         el, name = self._loc(w), param_of_key(w["key"]) or w["key"] or "?"
         own = {name} | ({"text"} if name == "example" else set())
-        what = getattr(self, "_" + w["kind"][2:].lower())(el)
+        if w["kind"] in TEXT_KINDS:
+            text, commit = self.rng.choice(TEXTS), self.rng.random() >= BLUR_COMMIT
+            self.typed[_box(w["key"])] = text
+            what = self._type(el, w["kind"] == "stTextArea", text, commit)
+            others = [x for x in widgets if x["kind"] not in TEXT_KINDS] + self.lang_radios
+            if not commit and others:  # the click elsewhere commits the text at once
+                w2 = self.rng.choice(others)
+                name2 = param_of_key(w2["key"]) or w2["key"] or "?"
+                kind2 = "stRadio" if w2 in self.lang_radios else w2["kind"]
+                what2 = getattr(self, "_" + kind2[2:].lower())(self._loc(w2))
+                own |= {name2} | ({"text"} if name2 == "example" else set())
+                what = f"{what}, at once {w2['area']} {kind2[2:]} {name2}: {what2}"
+        else:
+            what = getattr(self, "_" + w["kind"][2:].lower())(el)
         return f"{w['area']} {w['kind'][2:]} {name}: {what}", own
 
     def _selectbox(self, el) -> str:
@@ -397,18 +438,14 @@ class Walker:
         box.press("Enter")
         return f"type {value}"
 
-    def _text(self, el, area: bool) -> str:
-        text = self.rng.choice(TEXTS)
+    def _type(self, el, area: bool, text: str, commit: bool) -> str:
+        """Type `text` into a text box; `commit`: with Ctrl+Enter / Enter, else left as typed
+        (a click elsewhere commits it)."""
         box = el.locator("textarea" if area else "input")
         box.fill(text)
-        box.press("Control+Enter" if area else "Enter")
-        return f"type {_short(text)}"
-
-    def _textarea(self, el) -> str:
-        return self._text(el, area=True)
-
-    def _textinput(self, el) -> str:
-        return self._text(el, area=False)
+        if commit:
+            box.press("Control+Enter" if area else "Enter")
+        return f"type {_short(text)}" + ("" if commit else " (not committed)")
 
     def _do_tab(self, tabs: list[dict], page: str) -> tuple[str, set]:
         w = self.rng.choice(tabs)
@@ -482,12 +519,32 @@ class Walker:
         while self.dialogs:
             r.findings.append(Finding("dialog", i, now_page, action, self.dialogs.pop(0)))
         self._check_mirrored(i, now_page, now, action)
+        self._check_texts(i, now_page, action, own)
         if kind == "lang":
             self._check_lang(i, now_page, before, action, switched=action.count("->") == 1)
             return
         if own is None:  # the walker's action failed half-way: what it changed is unknown
             return
         self._check_kept(i, page, before, now_page, now, action, own)
+
+    def _check_texts(self, i: int, page: str, action: str, own: set | None) -> None:
+        """Lost texts, read from the text boxes themselves (the URL may not hold a long text, and
+        a box can show another text than the URL): a visible text box whose text changed to one
+        it held earlier, although the step did not type that text into it again. A step whose
+        action may set the box (the example picker sets `text`; Train and Stop any of the page's
+        own parameters) is not checked; a failed action's only updates what each box held."""
+        for box, text in self.pg.evaluate(_TEXTS_JS).items():
+            name = _box(box)
+            last, held = self.texts.get(name, (text, set()))
+            self.texts[name] = (text, held | {text})
+            if text == last or text not in held or own is None:
+                continue
+            param = param_of_key(box) or name
+            if self.typed.get(name) == text or param in own or "*" in own:
+                continue
+            detail = (f"the text box {param!r} went back to an earlier text: {_short(last)} -> "
+                      f"{_short(text)}")  # fmt: skip
+            self.result.findings.append(Finding("lost", i, page, action, detail))
 
     def _check_mirrored(self, i: int, page: str, now: dict, action: str) -> None:
         """Every visible control (but the text boxes, whose text may be too long for a link,
@@ -575,6 +632,12 @@ def _button(key: str) -> frozenset | None:
         if key.startswith(prefix):
             return params
     return None
+
+
+def _box(key: str) -> str:
+    """A text box's name across its widgets: its DOM key without the incarnation number."""
+    parts = key.split("-")
+    return "-".join(parts[:-1]) if len(parts) > 2 and parts[-1].isdigit() else key
 
 
 def _short(text: str) -> str:

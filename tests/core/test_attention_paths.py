@@ -1,6 +1,7 @@
 """The speed paths of `MultiHeadAttention` (fused Q/K/V projection, fused K/V projection, the
-in-place / caller-buffer softmax, batch_first keeping `key is value`) against the plain lesson
-arithmetic: X @ W + b split into heads, softmax of masked scores, empty rows zero."""
+in-place / caller-buffer softmax, batch_first keeping `key is value`, the float32 detour of half
+precision) against the plain lesson arithmetic: X @ W + b split into heads, softmax of masked
+scores, empty rows zero."""
 
 from __future__ import annotations
 
@@ -8,9 +9,9 @@ import pytest
 import torch
 
 from mha_core import MultiHeadAttention, causal_mask
-from mha_core.layer.attention import batch_first
-from mha_core.layer.masks import masked_softmax
-from mha_core.layer.scoring import AdditiveScorer, DotProductScorer, make_scorer
+from mha_core.layer.attention import batch_first, in_dtype_of, in_float32
+from mha_core.layer.masks import softmax_buffer, zero_empty_rows
+from mha_core.layer.scoring import AdditiveScorer
 
 RTOL, ATOL = 1e-5, 1e-6
 B, T, S, C, NH = 2, 5, 7, 24, 4
@@ -76,7 +77,12 @@ def test_forward_self_attention_equals_the_plain_path(mha, xs):
     _close(tr.output, y @ mha.out_proj.weight.T + mha.out_proj.bias)
 
 
-def test_masked_softmax_in_place_and_into_a_buffer_equal_the_plain_softmax():
+def _softmax(att, allowed, out):
+    """The forward's step 4: the softmax written where `softmax_buffer` says, empty rows 0."""
+    return zero_empty_rows(torch.softmax(att, dim=-1, out=out), allowed)
+
+
+def test_softmax_in_place_and_into_a_buffer_equal_the_plain_softmax():
     g = torch.Generator().manual_seed(2)
     allowed = torch.rand(B, 1, T, S, generator=g) > 0.4
     allowed[0, 0, 1] = False  # a query with no key
@@ -85,19 +91,51 @@ def test_masked_softmax_in_place_and_into_a_buffer_equal_the_plain_softmax():
     plain = torch.where(allowed.any(-1, keepdim=True), plain, torch.zeros(()))  # NaN row -> 0
     assert not torch.isnan(plain).any() and torch.equal(plain[0, :, 1], torch.zeros(NH, S))
     keep = att.clone()
-    kept = masked_softmax(keep, allowed, keep_input=True)
+    kept = _softmax(keep, allowed, None)  # a new tensor
     assert kept.data_ptr() != keep.data_ptr() and torch.equal(keep, att)  # input untouched
     _close(kept, plain)
     buf = torch.empty_like(att)
-    into = masked_softmax(att.clone(), allowed, out=buf)
+    into = _softmax(att.clone(), allowed, softmax_buffer(att, buf))
     assert into.data_ptr() == buf.data_ptr()
     _close(buf, plain)
     scratch = att.clone()
-    inplace = masked_softmax(scratch, allowed)
+    inplace = _softmax(scratch, allowed, softmax_buffer(scratch))
     assert inplace.data_ptr() == scratch.data_ptr()  # no second T x T buffer
     _close(inplace, plain)
+    grad = att.clone().requires_grad_()
+    assert softmax_buffer(grad) is None  # autograd needs the scores
+    _close(_softmax(grad, allowed, None).detach(), plain)
+    assert zero_empty_rows(plain, None) is plain
     with pytest.raises(ValueError, match="weights_out"):
-        masked_softmax(att.clone(), allowed, out=torch.empty(B, NH, T, S + 1))
+        softmax_buffer(att, torch.empty(B, NH, T, S + 1))
+    with pytest.raises(ValueError, match="weights_out"):
+        softmax_buffer(att, torch.empty(B, NH, T, S, dtype=torch.float64))
+
+
+def test_half_precision_takes_the_float32_detour_and_comes_back(mha, xs):
+    x, _ = xs
+    q, k, v = (t.half() for t in _plain_heads(mha, x, x, x))
+    qf, kf, vf = in_float32(q, k, v)
+    assert qf.dtype == kf.dtype == vf.dtype == torch.float32
+    assert torch.equal(qf, q.float()) and torch.equal(vf, v.float())
+    same = in_float32(*_plain_heads(mha, x, x, x))
+    assert all(t.dtype == torch.float32 for t in same)
+    assert in_dtype_of(qf, q).dtype == torch.float16 and torch.equal(in_dtype_of(qf, q), q)
+    assert in_dtype_of(qf, qf) is qf
+    half = MultiHeadAttention(C, NH, seed=3).half()
+    with torch.no_grad():
+        half.load_state_dict({n: p.half() for n, p in mha.state_dict().items()})
+    tr = half(x.half(), mask="causal")
+    assert tr.weights.dtype == torch.float32 and tr.output.dtype == torch.float16
+    # the plain path on the layer's own half-precision q, k, v, in float32
+    qf, kf, vf = tr.q.float(), tr.k.float(), tr.v.float()
+    att = (qf @ kf.transpose(-2, -1) / HS**0.5).masked_fill(~causal_mask(T), float("-inf"))
+    w = torch.softmax(att, dim=-1)
+    concat = (w @ vf).transpose(1, 2).reshape(B, T, C).half()
+    _close(tr.weights, w)
+    torch.testing.assert_close(tr.concat, concat)
+    out = torch.nn.functional.linear(concat, half.out_proj.weight, half.out_proj.bias)
+    torch.testing.assert_close(tr.output, out)
 
 
 def test_weights_out_gives_the_same_trace(mha, xs):
@@ -130,22 +168,27 @@ def test_unbatched_input_equals_a_batch_of_one(mha, xs):
     _close(mha(x, mem, mem).output[0], mha(x[None], mem[None], mem[None].clone()).output[0])
 
 
-def test_scorers_are_chosen_by_config_and_score_as_their_formulas():
-    assert isinstance(make_scorer("dot", NH, HS), DotProductScorer)
-    assert isinstance(make_scorer("additive", NH, HS), AdditiveScorer)
-    with pytest.raises(ValueError):
-        make_scorer("cosine", NH, HS)
+def test_dot_product_scores_are_q_k_over_sqrt_hs_and_the_temperature(mha, xs):
+    x, mem = xs
+    tr = mha(x, mem, mem, temperature=2.0)
+    q, k, _ = _plain_heads(mha, x, mem, mem)
+    _close(tr.masked_scores, q @ k.transpose(-2, -1) / (HS**0.5 * 2.0))
+    _close(tr.scores, q @ k.transpose(-2, -1))
+    assert tr.additive_scores is None and tr.scale_factor == pytest.approx(HS**-0.5)
+    unscaled = MultiHeadAttention(C, NH, seed=3, scale=False)
+    unscaled.load_state_dict(mha.state_dict())
+    _close(unscaled(x, mem, mem).masked_scores, q @ k.transpose(-2, -1))
+
+
+def test_additive_scores_are_their_formula():
+    assert MultiHeadAttention(C, NH).scorer is None  # dot products: no weights of their own
     g = torch.Generator().manual_seed(4)
     q, k = torch.randn(B, NH, T, HS, generator=g), torch.randn(B, NH, S, HS, generator=g)
-    dot = DotProductScorer(HS)(q, k, temperature=2.0)
-    _close(dot.scaled, q @ k.transpose(-2, -1) / (HS**0.5 * 2.0))
-    assert dot.raw is None and dot.scale_factor == pytest.approx(HS**-0.5)
     add = AdditiveScorer(NH, HS)
     add.reset_parameters(g)
-    got = add(q, k)
+    got = add.raw_scores(q, k)
     for h in range(NH):
         for i in range(T):
             for j in range(S):
                 f = torch.tanh(q[:, h, i] @ add.w_q[h] + k[:, h, j] @ add.w_k[h])  # (B, hs)
-                _close(got.raw[:, h, i, j], f @ add.v[h])
-    assert got.scale_factor == 1.0 and torch.equal(got.scaled, got.raw)
+                _close(got[:, h, i, j], f @ add.v[h])

@@ -25,6 +25,7 @@ from mha_core.interpret import (
     corpus_statistics,
     head_ablation,
     is_punctuation,
+    layer_shares,
     load_corpus,
     rollout,
     row_shares,
@@ -346,6 +347,16 @@ def test_attention_shares_match_the_definition(ours):
     for m in (trace.attentions, row_shares(value_norms(ours, trace))):
         got = attention_shares(m, trace.tokens)
         np.testing.assert_allclose(got, shares_loop(m.double().numpy(), trace.tokens), rtol=1e-12)
+
+
+def test_layer_shares_are_the_definition_averaged_over_heads(ours):
+    trace = ours.trace(SENTENCES[2], keep_layers=False)
+    w, n = layer_shares(ours, trace)
+    assert w.shape == n.shape == (len(CATEGORIES), ours.n_layers)
+    norms = row_shares(value_norms(ours, trace)).double().numpy()
+    by_weights = shares_loop(trace.attentions.double().numpy(), trace.tokens)
+    np.testing.assert_allclose(w, by_weights.mean(axis=-1), rtol=1e-9)
+    np.testing.assert_allclose(n, shares_loop(norms, trace.tokens).mean(axis=-1), rtol=1e-9)
 
 
 @pytest.mark.parametrize(

@@ -6,7 +6,13 @@ import numpy as np
 import pytest
 import torch
 
-from mha_core.layer.stats import head_kinds, head_similarity, head_stats, hide_tokens
+from mha_core.layer.stats import (
+    head_kinds,
+    head_similarity,
+    head_stats,
+    hide_tokens,
+    shown_attention,
+)
 
 
 def _rand_weights(nh, T, seed=0, causal=False):
@@ -126,3 +132,19 @@ def test_hide_tokens_renormalises():
     assert (hide_tokens(only_special, np.array([False, True, True])) == 0).all()
     with pytest.raises(ValueError):
         hide_tokens(w, keep[:3])
+
+
+def test_shown_attention_hides_tokens_and_keeps_the_rest():
+    w = np.stack([_rand_weights(2, 4, seed=s) for s in (0, 1)])  # (L, nh, T, T)
+    w /= w.sum(-1, keepdims=True)
+    tokens = ["[CLS]", "a", "b", "[SEP]"]
+    same, toks = shown_attention(torch.from_numpy(w), tokens, None)
+    np.testing.assert_array_equal(same, w)
+    assert toks == tokens
+    keep = np.array([False, True, True, False])
+    got, toks = shown_attention(w, tokens, keep)
+    assert toks == ["a", "b"] and got.shape == (2, 2, 2, 2)
+    sub = w[..., 1:3, 1:3]
+    np.testing.assert_allclose(got, sub / sub.sum(-1, keepdims=True), rtol=1e-6)
+    none, toks = shown_attention(w, tokens, np.zeros(4, dtype=bool))
+    assert none.shape == (2, 2, 0, 0) and toks == []

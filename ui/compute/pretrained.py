@@ -6,7 +6,8 @@ import numpy as np
 import streamlit as st
 
 from mha_core import AttentionTrace
-from mha_core.layer.stats import HeadStats, head_kinds, head_stats, hide_tokens
+from mha_core.layer.stats import HeadStats, head_kinds, head_stats
+from mha_core.layer.stats import shown_attention as shown
 from mha_core.pretrained import PretrainedModel, PretrainedTrace, load_pretrained
 from mha_core.pretrained.reheading import ReheadSummary, rehead_summary
 from mha_core.pretrained.reheading import rehead as rehead_layer
@@ -41,12 +42,7 @@ def shown_attention(
     """(L, nh, T', T') weights and the T' tokens shown: [CLS]/[SEP] hidden and rows
     renormalised when asked (T' = 0 when nothing is left)."""
     tr = run(text, text_pair)
-    attn, keep = tr.attentions.numpy(), _keep(tr, hide_special)
-    if keep is None:
-        return attn, list(tr.tokens)
-    if not keep.any():
-        return attn[:, :, :0, :0], []
-    return hide_tokens(attn, keep), [tok for tok, k in zip(tr.tokens, keep) if k]
+    return shown(tr.attentions, tr.tokens, _keep(tr, hide_special))
 
 
 @st.cache_data(max_entries=32, show_spinner=False)

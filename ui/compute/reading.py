@@ -13,7 +13,6 @@ from mha_core.interpret import (
     CorpusStatistics,
     FilteredAttention,
     QueryKeyMap,
-    attention_shares,
     corpus_statistics,
     filter_attention,
     head_ablation,
@@ -23,6 +22,7 @@ from mha_core.interpret import (
     row_shares,
     value_norms,
 )
+from mha_core.interpret import layer_shares as interpret_layer_shares
 from ui.compute.pretrained import model, rehead, run
 
 CORPUS_LIMIT: int | None = None  # sentences of the built-in corpus used (None: all; tests: a few)
@@ -58,10 +58,7 @@ def importance(text: str) -> np.ndarray:
 def layer_shares(text: str) -> tuple[np.ndarray, np.ndarray]:
     """Per layer (mean over heads) shares on each of `mha_core.interpret.CATEGORIES`, for this
     sentence: (n_categories, L) under weights and (n_categories, L) under value norms."""
-    tr = run(text, None)
-    w = attention_shares(tr.attentions, tr.tokens).mean(axis=-1)
-    n = attention_shares(row_shares(value_norms(model(), tr)), tr.tokens).mean(axis=-1)
-    return w, n
+    return interpret_layer_shares(model(), run(text, None))
 
 
 @st.cache_data(max_entries=32, show_spinner=False)

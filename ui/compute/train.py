@@ -1,5 +1,5 @@
-"""The Train page's work: a live run that advances in short chunks, and what is read off a
-finished run (downloads, the try-it box, how the heads align).
+"""The Train page's work: a live run that advances in short chunks, and the history download of
+a finished run (what else is read off a run, the core computes: `mha_core.transformer`).
 
 Nothing here is shared between sessions: a run belongs to the session that trained it (kept in
 its session state, one at a time), so there is no lock. Training holds no global lock
@@ -9,21 +9,17 @@ untrained model's attention (`untrained`), the same for everyone with the same s
 
 from __future__ import annotations
 
-import json
 import math
 import time
 from dataclasses import asdict, dataclass
 
-import numpy as np
 import pandas as pd
-import safetensors.torch
 import streamlit as st
 
-from mha_core import TASKS, ToyRun, ToyTask, ToyTrainer, evaluate, mirror_index, predict
+from mha_core import TASKS, ToyRun, ToyTrainer, evaluate
 from mha_core.layer.config import head_size, valid_head_counts
 from mha_core.layer.limits import MAX_SEED as MAX_SEED
 from mha_core.layer.limits import TRAIN_MAX_HEADS
-from mha_core.transformer.prediction import Prediction
 from mha_core.transformer.training import (
     DEFAULTS,
     AttentionSnapshot,
@@ -138,88 +134,7 @@ class LiveRun(LiveTraining):
         return FinishedRun(run=run, choice=self.choice, greedy_acc=acc, n_eval=N_EVAL, wall_s=wall)
 
 
-# --- reading a finished run -------------------------------------------------------------------
-def n_parameters(run: ToyRun) -> int:
-    return sum(p.numel() for p in run.model.parameters())
-
-
-def weights_bytes(run: ToyRun) -> bytes:
-    """The trained weights as safetensors, the settings and vocabulary in its metadata."""
-    tensors = {k: v.detach().contiguous() for k, v in run.model.state_dict().items()}
-    metadata = {
-        "settings": json.dumps(run.settings.as_dict()),
-        "vocab": json.dumps(list(run.task.vocab)),
-        "steps_done": str(run.steps_done),
-        "stopped": str(run.stopped).lower(),
-    }
-    return safetensors.torch.save(tensors, metadata=metadata)
-
-
+# --- reading a finished run (the maths: mha_core.transformer.prediction) -------------------------
 def history_csv(run: ToyRun) -> bytes:
     """One row per step: step, loss, token_acc, exact_acc, lr, elapsed_s."""
     return pd.DataFrame(run.history_columns()).to_csv(index=False).encode("utf-8")
-
-
-def expected_sources(task: ToyTask, n: int) -> list[int] | None:
-    """For each decoder row t < n, the source index the task needs it to read (None: no fixed
-    position, as in sorting). Reversal: the mirrored index n - 1 - t; copying: t itself."""
-    if task.name == "reverse":
-        return [mirror_index(t, n) for t in range(n)]
-    if task.name == "copy":
-        return list(range(n))
-    return None
-
-
-def alignment(task: ToyTask, cross: np.ndarray, n: int) -> np.ndarray | None:
-    """(nh,) mean weight each cross-attention head puts on the expected source position,
-    over the n decoder rows that produce a symbol; None when the task has no such position."""
-    src = expected_sources(task, n)
-    if src is None:
-        return None
-    return cross[:, np.arange(n), src].mean(axis=-1)  # (nh,)
-
-
-def alignment_over_time(run: ToyRun) -> np.ndarray | None:
-    """(layers, nh, snapshots): `alignment` of every cross-attention head at every snapshot."""
-    n = len(run.probe_src) - 1  # the probe's symbols (its source ends with <eos>)
-    if expected_sources(run.task, n) is None:
-        return None
-    per_snap = [
-        np.stack([alignment(run.task, c, n) for c in snap.cross])  # (L, nh)
-        for snap in run.snapshots.values()
-    ]
-    return np.stack(per_snap, axis=-1)  # (L, nh, snapshots)
-
-
-# --- the try-it box ---------------------------------------------------------------------------
-@dataclass(frozen=True)
-class TryProblem:
-    """Why typed text is not a valid input: 'empty', 'unknown' (symbols) or 'length'."""
-
-    kind: str
-    unknown: tuple[str, ...] = ()
-    n: int = 0
-
-
-def read_symbols(task: ToyTask, text: str) -> tuple[str, ...] | TryProblem:
-    """Symbols of typed text as the core reads them ('c a b', 'cab', 'c,a,b'), or the problem."""
-    if all(len(s) == 1 for s in task.alphabet):
-        symbols = [c for c in text if not c.isspace() and c not in ",;"]
-    else:
-        symbols = text.replace(",", " ").replace(";", " ").split()
-    if not symbols:
-        return TryProblem("empty")
-    unknown = tuple(dict.fromkeys(s for s in symbols if s not in task.alphabet))
-    if unknown:
-        return TryProblem("unknown", unknown=unknown, n=len(symbols))
-    if len(symbols) > task.max_len:
-        return TryProblem("length", n=len(symbols))
-    return tuple(symbols)
-
-
-def try_input(run: ToyRun, text: str) -> Prediction | TryProblem:
-    """The model's greedy answer and attention for typed text, or why the text is not valid."""
-    symbols = read_symbols(run.task, text)
-    if isinstance(symbols, TryProblem):
-        return symbols
-    return predict(run, symbols)  # one torch thread inside, as for training and evaluate

@@ -14,11 +14,12 @@ import numpy as np
 import streamlit as st
 
 import viz
-from mha_core.gpt import DecoderSettings, InductionTask
+from mha_core.gpt import DecoderSettings, InductionTask, NextToken, model_sink_share, next_token
+from mha_core.transformer import InputProblem
 from ui import controls as ctl
 from ui import url, widgets
 from ui.compute import induction as compute
-from ui.compute.induction import FinishedPair, InductionChoice, LivePair, NextToken, TypedProblem
+from ui.compute.induction import FinishedPair, InductionChoice, LivePair
 from ui.i18n import t
 from ui.sections import live as live_run
 from ui.state import parse_int
@@ -251,7 +252,7 @@ def snapshot(fin: FinishedPair) -> None:
     _probe_view(snap, compute.probe_tokens(run.task), "induction.fig.probe")
 
 
-def _problem(p: TypedProblem, max_len: int) -> None:
+def _problem(p: InputProblem, max_len: int) -> None:
     if p.kind == "empty":
         st.info(t("induction.try.empty"))
     elif p.kind == "unknown":
@@ -278,8 +279,8 @@ def try_it(fin: FinishedPair) -> None:
         limit=TYPED_CHARS,
         help=t("induction.try.help", max_len=max_len),
     )
-    result = compute.next_token(run, text)
-    if isinstance(result, TypedProblem):
+    result = next_token(run.model, run.task, text)
+    if isinstance(result, InputProblem):
         _problem(result, max_len)
         return
     p: NextToken = result
@@ -311,7 +312,7 @@ def sink(fin: FinishedPair) -> None:
     st.markdown(t("induction.sink.text"))
     c_ours, c_minilm = st.columns(2)
     fig = share_grid(
-        compute.model_sink(fin.model_run),
+        model_sink_share(fin.model_run.model, fin.model_run.task),
         layer_label=t("induction.axis.layer"),
         head_label=t("induction.axis.head"),
         value_label=t("induction.sink.value"),

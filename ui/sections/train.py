@@ -16,11 +16,19 @@ import streamlit as st
 
 import viz
 from mha_core import TASKS
-from mha_core.transformer.prediction import Prediction
+from mha_core.transformer import (
+    InputProblem,
+    Prediction,
+    alignment,
+    alignment_over_time,
+    n_parameters,
+    try_input,
+    weights_bytes,
+)
 from ui import controls as ctl
 from ui import url, widgets
 from ui.compute import train as compute
-from ui.compute.train import FinishedRun, LiveRun, TrainChoice, TryProblem
+from ui.compute.train import FinishedRun, LiveRun, TrainChoice
 from ui.i18n import t
 from ui.sections import live as live_run
 from ui.state import parse_choice, parse_int
@@ -246,7 +254,7 @@ def finished_run() -> FinishedRun | None:
 # --- the finished run ---------------------------------------------------------------------------
 def summary(fin: FinishedRun) -> None:
     run = fin.run
-    caption = _settings_line(fin.choice) + " " + t("train.params", n=compute.n_parameters(run))
+    caption = _settings_line(fin.choice) + " " + t("train.params", n=n_parameters(run))
     measures = {"elapsed": f"{run.elapsed_s:.1f}", "acc": f"{fin.greedy_acc:.1%}", "n": fin.n_eval}
     live_run.result_header("train", run, fin.wall_s, caption, **measures)
 
@@ -263,7 +271,7 @@ def curves(fin: FinishedRun) -> None:
     widgets.plot(fig, key="train.fig.curves")
     st.caption(t("train.curves_note"))
     files = (
-        ("weights", compute.weights_bytes, "toy_transformer.safetensors", OCTETS),
+        ("weights", weights_bytes, "toy_transformer.safetensors", OCTETS),
         ("history", compute.history_csv, "training_history.csv", "text/csv"),
     )
     for col, (kind, build, file_name, mime) in zip(st.columns(len(files)), files):
@@ -308,7 +316,7 @@ def _probe_heads(snap, task, n_layers: int, probe: tuple, key: str = "train.fig.
     weights = {"cross": snap.cross, "decoder_self": snap.decoder_self}
     w = (weights | {"encoder_self": snap.encoder_self})[kind][layer]  # (nh, Tq, Tk)
     titles = [t("train.head_title", h=h) for h in range(w.shape[0])]
-    shares = compute.alignment(task, w, len(task.probe)) if kind == "cross" else None
+    shares = alignment(task, w, len(task.probe)) if kind == "cross" else None
     if shares is not None:
         titles = [t("train.head_title_share", h=h, share=f"{s:.2f}") for h, s in enumerate(shares)]
     st.markdown(_hint(kind, task.name))
@@ -334,7 +342,7 @@ def snapshots(fin: FinishedRun) -> None:
     st.header(t("train.snap.title"))
     st.markdown(t("train.snap.text", probe=" ".join(run.task.probe)))
     snapshot(fin)
-    over_time = compute.alignment_over_time(run)
+    over_time = alignment_over_time(run)
     if over_time is not None:
         st.subheader(t("train.align.title"))
         st.markdown(t(f"train.align.text.{run.task.name}"))
@@ -370,7 +378,7 @@ def snapshot(fin: FinishedRun) -> None:
     _probe_heads(snap, run.task, run.settings.n_layers, (run.probe_src, run.probe_tgt_in))
 
 
-def _problem(p: TryProblem, task) -> None:
+def _problem(p: InputProblem, task) -> None:
     alphabet = " ".join(task.alphabet)
     if p.kind == "empty":
         st.info(t("train.try.empty", alphabet=alphabet))
@@ -395,8 +403,8 @@ def try_it(fin: FinishedRun) -> None:
     n_chars = ctl.too_long(K_TRY, TRY_CHARS)
     if n_chars:
         st.warning(t("msg.too_long", n=n_chars, limit=TRY_CHARS))
-    result = compute.try_input(run, text)
-    if isinstance(result, TryProblem):
+    result = try_input(run, text)
+    if isinstance(result, InputProblem):
         _problem(result, task)
         return
     p: Prediction = result
