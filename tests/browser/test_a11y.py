@@ -64,8 +64,20 @@ def _width(pg, width: str) -> None:
     _drawn(pg)
 
 
+def _settled(pg) -> None:
+    """The page idle and every CSS transition over: a theme switch fades colours in, and axe
+    reading a colour halfway (seen under load: a label at 4.2:1) would judge a page nobody sees."""
+    wait_for_app(pg)
+    pg.wait_for_function(
+        "() => document.getAnimations().every(a => !(a instanceof CSSTransition)"
+        " || a.playState === 'finished')",
+        timeout=60_000,
+    )
+
+
 def _check(pg, found: dict, name: str) -> None:
-    """Run axe on the page as it is; keep its findings under `name` (and a screenshot)."""
+    """Run axe on the settled page; keep its findings under `name` (and a screenshot)."""
+    _settled(pg)
     if folder := os.environ.get("A11Y_SHOTS"):
         Path(folder).mkdir(parents=True, exist_ok=True)
         pg.screenshot(path=str(Path(folder) / f"{name}.png"), full_page=True)
