@@ -141,7 +141,7 @@ def _bind(
 ) -> dict:
     """Seed the widget from the value and route its changes back to the value.
 
-    `seed`: when the value is sent with the widget. EVERY_RUN (choices, toggles, tabs): the
+    `seed`: when the value is sent with the widget. EVERY_RUN (choices, toggles, views): the
     last run always carries the final value, so neither a widget that the browser mounts at its
     default (when a run is superseded before the browser draws it) nor an older run's copy of a
     choice clicked again can win. WHEN_DIFFERENT (sliders, text, number boxes): only when the
@@ -220,10 +220,10 @@ def select_slider(
     """`st.select_slider` over stable values; returns the value (always one of `options`).
 
     `stable`: the same widget when the options change (its value is always one of them): the
-    browser updates the slider instead of building a new one, which on the efficient page cost
-    ~15-20 ms of a heads step (the key/value slider's options follow the heads; A/B in the
-    closing note of 2026-11-27). The value is clamped before the draw and sent whenever it
-    differs from the widget's."""
+    browser updates the slider instead of building a new one, which costs every step whose
+    options change (the efficient page's key/value slider follows the heads: README, "Where a
+    rerun's time goes"). The value is clamped before the draw and sent whenever it differs from
+    the widget's."""
     make = (where or st).select_slider
     return _choice(make, label, options, key, format_func, slider=True, stable=stable, **kw)
 
@@ -343,16 +343,16 @@ class _Open:
         return self._container.__exit__(*exc)
 
 
-def tabs(ids: Sequence[str], labels: Sequence[str], *, key: str, where=None) -> dict:
-    """A page's views, one open at a time, as tabs look: a segmented control over the view ids
-    (its state, under `key`, is an id) and below it one container, the open view's; returns
-    {id: container} where only the open view's `.open` is True (draw only that one). Set
+def views(ids: Sequence[str], labels: Sequence[str], *, key: str, where=None) -> dict:
+    """A page's views, one open at a time: a segmented control over the view ids (its state,
+    under `key`, is an id) and below it one container, the open view's; returns {id: container}
+    where only the open view's `.open` is True (draw only that one). Set
     `st.session_state[key] = id` in a callback to open another.
 
     Not `st.tabs`: its tab panel watches every change inside it (react-aria looks for a
     focusable child after each DOM mutation, which makes the browser compute styles), and a
-    heads step redrew a tabbed page ~15-25 ms slower than the same page with a segmented control
-    (paired A/B on the efficient and home pages: README, "Where a rerun's time goes")."""
+    heads step redrew a page with tabs slower than the same page with a segmented control
+    (README, "Where a rerun's time goes")."""
     ids, where = list(ids), where or st
     text = dict(zip(ids, labels))
 
@@ -368,18 +368,18 @@ def tabs(ids: Sequence[str], labels: Sequence[str], *, key: str, where=None) -> 
     return {i: view if i == shown else _Closed() for i in ids}
 
 
-def enum_tabs(text: str, ids: Sequence[str], *, key: str, where=None) -> dict:
-    """`tabs` over ids whose labels are the string table's `<text>.<id>` (as `enum_radio`)."""
-    return tabs(ids, [t(f"{text}.{i}") for i in ids], key=key, where=where)
+def enum_views(text: str, ids: Sequence[str], *, key: str, where=None) -> dict:
+    """`views` over ids whose labels are the string table's `<text>.<id>` (as `enum_radio`)."""
+    return views(ids, [t(f"{text}.{i}") for i in ids], key=key, where=where)
 
 
-def draw_open(tabs: dict, draw: dict[str, Callable[[], None]]) -> None:
-    """Draw the open tab of `tabs` (from `tabs()`): `draw[id]()` inside it; the closed tabs stay
-    empty, so a rerun draws one tab's charts."""
-    for view, tab in tabs.items():
-        if tab.open:
-            with tab:
-                draw[view]()
+def draw_open(views: dict, draw: dict[str, Callable[[], None]]) -> None:
+    """Draw the open view of `views` (from `views()`): `draw[id]()` inside it; the closed views
+    stay empty, so a rerun draws one view's charts."""
+    for view_id, view in views.items():
+        if view.open:
+            with view:
+                draw[view_id]()
 
 
 def defaults(values: dict) -> None:

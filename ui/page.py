@@ -1,38 +1,28 @@
-"""How every page opens, and the page-local state helpers the pages share."""
+"""How every page opens: the one call a page makes before it draws anything."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Sequence
 
 import streamlit as st
 
-from ui import controls, state, url
+from ui import controls, params, state, url
 from ui.i18n import t
+from ui.params import NEAREST, Param
 
 
-def open_page(
-    name: str,
-    defaults: dict | None = None,
-    parsers: dict[str, Callable[[str], object]] | None = None,
-) -> state.Settings:
+def open_page(name: str, page_params: Sequence[Param] = ()) -> state.Settings:
     """The sidebar's settings; draws the page's title (`{name}.title`) and, once, which values of
-    a shared link were invalid and reset. With `defaults` and `parsers`, the page's own controls
-    get their first values (`set_defaults`) and their mirror in the URL (`url_state`)."""
+    a shared link were invalid and reset. The page's own controls (`page_params`, declared in its
+    section module) get their first values, their mirror in the URL (on the page's first run in
+    a session, the link's values), and are clamped to the sidebar's model (`Param.within`)."""
     settings = state.current()
     st.title(t(f"{name}.title"))
     url.notice()
-    if defaults is not None:
-        set_defaults(defaults)
-    if parsers is not None:
-        url_state(name, parsers)
+    controls.defaults(params.defaults(page_params, settings))
+    url.page_controls(name, params.parsers(page_params, st.session_state))
+    for p in page_params:
+        options = p.within(settings) if p.within is not None else None
+        if options is not None:
+            controls.clamp(p.key, options, *(() if p.fallback is NEAREST else (p.fallback,)))
     return settings
-
-
-def set_defaults(defaults: dict) -> None:
-    """Give the page's own controls their first values (kept across reruns afterwards)."""
-    controls.defaults(defaults)
-
-
-def url_state(page_id: str, parsers: dict[str, Callable[[str], object]]) -> None:
-    """Mirror a page's own controls in the URL (see `ui.url.page_controls`)."""
-    url.page_controls(page_id, parsers)

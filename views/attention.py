@@ -8,32 +8,9 @@ from ui.compute.attention import sentence_attention
 from ui.i18n import t
 from ui.page import open_page
 from ui.sections import attention as sections
-from ui.sections.attention import (
-    K_HEAD,
-    K_LONG,
-    K_PALETTE,
-    K_SCALE,
-    K_VIEW,
-    LONG_VIEWS,
-    SCALES,
-    VIEWS,
-)
-from ui.state import MAX_HEADS, parse_choice, parse_int
+from ui.sections.attention import COLOUR_SCALES, K_COLOUR_SCALE, K_PALETTE, K_VIEW, PARAMS, VIEWS
 
-settings = open_page(
-    "attention",
-    {K_SCALE: "shared", K_PALETTE: viz.PALETTES[0], K_VIEW: VIEWS[0], K_HEAD: 0, K_LONG: "head"},
-    {
-        K_SCALE: parse_choice(SCALES),
-        K_PALETTE: parse_choice(viz.PALETTES),
-        K_VIEW: parse_choice(VIEWS),
-        K_HEAD: lambda r: parse_int(r, 0, MAX_HEADS - 1),
-        K_LONG: parse_choice(LONG_VIEWS),
-    },
-)
-# the long-text head picker (heads tab, over 64 tokens) stays valid for the sidebar's heads
-# wherever it is not drawn: the URL never holds a head that changes when it shows
-controls.clamp(K_HEAD, range(settings.n_heads))
+settings = open_page("attention", PARAMS)
 tokens = widgets.sentence_tokens(settings)
 config = settings.config()
 result = sentence_attention(tuple(tokens), config)
@@ -47,18 +24,18 @@ widgets.token_chips(tokens)
 
 c1, c2 = st.columns(2)
 scale_mode = controls.enum_radio(
-    "attention.colour_scale", SCALES, labels="attention.scale", key=K_SCALE, where=c1
+    "attention.colour_scale", COLOUR_SCALES, labels="attention.scale", key=K_COLOUR_SCALE, where=c1
 )
 palette = controls.selectbox(t("attention.palette"), viz.PALETTES, key=K_PALETTE, where=c2)
 
-# Only the open tab is drawn: a slider step redraws one view, not four.
-tabs = controls.enum_tabs("attention.tab", VIEWS, key=K_VIEW)
+# Only the open view is drawn: a slider step redraws one view, not four.
+views = controls.enum_views("attention.view", VIEWS, key=K_VIEW)
 draw = {
     "heads": lambda: sections.heads(sentence, settings, scale_mode, palette),
     "mean": lambda: sections.mean(sentence, palette),
     "stats": lambda: sections.stats(sentence),
     "similarity": lambda: sections.similarity(sentence, palette),
 }
-controls.draw_open(tabs, draw)
+controls.draw_open(views, draw)
 
 sections.downloads(sentence)

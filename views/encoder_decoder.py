@@ -6,13 +6,11 @@ import streamlit as st
 from ui import controls, url
 from ui.compute import encoder_decoder as compute
 from ui.i18n import t
-from ui.page import open_page, set_defaults, url_state
+from ui.page import open_page
 from ui.sections import encoder_decoder as sections
 from ui.state import MAX_CHARS
 
-settings = open_page("encoder_decoder")
-set_defaults(sections.DEFAULTS)
-url_state("encoder_decoder", sections.url_parsers(st.session_state[sections.K_TARGET]))
+settings = open_page("encoder_decoder", sections.PARAMS)
 
 st.write(t("encoder_decoder.intro", seed=settings.seed))
 st.caption(t("encoder_decoder.settings_note" if settings.positional else "encoder_decoder.no_pe"))
@@ -28,9 +26,6 @@ target = controls.text(
 n_chars = controls.too_long(sections.K_TARGET, MAX_CHARS)
 if n_chars:
     st.warning(t("msg.too_long", n=n_chars, limit=MAX_CHARS))
-# the head picker is drawn for some parts only, below a stop for an empty sentence: its choice
-# stays valid for the sidebar's heads meanwhile
-controls.clamp(sections.K_HEAD, range(settings.n_heads))
 n_layers, layer, norm_first = sections.model_controls()
 part = sections.part_picker()
 src = sections.source_target_tokens(settings.text, settings.tokenizer, "source")
@@ -39,17 +34,17 @@ if not (src and tgt):
     url.stop()
 
 cfg = compute.model_config(settings.d_model, settings.n_heads, n_layers, norm_first, settings.seed)
-view = controls.clamp(sections.K_VIEW, sections.VIEWS)  # the attention tab shown (and lit)
+view = controls.clamp(sections.K_VIEW, sections.VIEWS)  # the attention view shown (and lit)
 sections.diagram(cfg, layer, part, view)
 
 # --- the part shown ----------------------------------------------------------------------------
 src_key, tgt_key = tuple(src), tuple(tgt)
 sections.part_intro(part, layer, norm_first)
 if part == "attention":
-    tabs = controls.enum_tabs(f"{sections.P}.tab", sections.VIEWS, key=sections.K_VIEW)
+    views = controls.enum_views(f"{sections.P}.view", sections.VIEWS, key=sections.K_VIEW)
     pair = compute.pair(src_key, tgt_key, cfg, settings.positional)
     draw = {v: (lambda v=v: sections.attention_view(pair, layer, v)) for v in sections.VIEWS}
-    controls.draw_open(tabs, draw)
+    controls.draw_open(views, draw)
 elif part in ("padding", "addnorm"):
     cut, head = sections.batch_controls(len(src), cfg.n_heads, part)
     sentences = (src_key,) if cut is None else (src_key, src_key[:cut])

@@ -6,7 +6,7 @@ from ui.page import open_page
 from ui.sections import llm as sections
 
 # the sidebar's sentence and model are not used on this page
-open_page("llm", sections.DEFAULTS, sections.URL_PARSERS)
+open_page("llm", sections.PARAMS)
 m = sections.load()  # here, not at import: the app starts without the model
 sections.intro(m)
 question = sections.question()

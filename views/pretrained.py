@@ -7,20 +7,9 @@ from ui.compute import pretrained as compute
 from ui.i18n import t
 from ui.page import open_page
 from ui.sections import pretrained as sections
-from ui.sections.pretrained import K_HEAD, K_HIDE, K_LAYER, K_PAIR, K_REHEAD, PAIR_CHARS
-from ui.state import parse_bool, parse_int
+from ui.sections.pretrained import K_HEAD, K_HIDE, K_LAYER, K_PAIR, PAIR_CHARS, PARAMS
 
-settings = open_page(
-    "pretrained",
-    {K_PAIR: "", K_LAYER: 0, K_HEAD: 0, K_HIDE: False, K_REHEAD: 12},
-    {
-        K_PAIR: lambda r: r[:PAIR_CHARS],
-        K_LAYER: lambda r: parse_int(r, 0, 63),
-        K_HEAD: lambda r: parse_int(r, 0, 63),
-        K_HIDE: parse_bool,
-        K_REHEAD: lambda r: parse_int(r, 1, 4096),
-    },
-)
+settings = open_page("pretrained", PARAMS)
 if not settings.text.strip():
     st.info(t("msg.empty"))
     url.stop()

@@ -5,49 +5,12 @@ import streamlit as st
 from mha_core.lessons.scaling import DISTRIBUTIONS
 from ui import controls, widgets
 from ui.i18n import t
-from ui.page import open_page, set_defaults, url_state
+from ui.page import open_page
 from ui.sections import scaling as sections
-from ui.sections.scaling import (
-    K_DISTRIBUTION,
-    K_HEAD,
-    K_HIST_D_K,
-    K_N_KEYS,
-    K_SAMPLES,
-    K_TAU,
-    K_TAU_SQRT,
-    K_VIEW,
-    VIEWS,
-)
-from ui.state import parse_bool, parse_choice, parse_int
-
-SAMPLES = (1_000, 2_000, 4_000, 8_000, 16_000)
-DEFAULTS = {
-    K_DISTRIBUTION: "normal",
-    K_SAMPLES: 4_000,
-    K_HIST_D_K: 64,
-    K_N_KEYS: 16,
-    K_HEAD: 0,
-    K_TAU: 1.0,
-    K_TAU_SQRT: False,
-    K_VIEW: VIEWS[0],
-}
+from ui.sections.scaling import K_DISTRIBUTION, K_SAMPLES, K_VIEW, PARAMS, SAMPLES, VIEWS
 
 ss = st.session_state
-set_defaults(DEFAULTS)
-settings = open_page("scaling")
-url_state(
-    "scaling",
-    {
-        K_DISTRIBUTION: parse_choice(DISTRIBUTIONS),
-        K_SAMPLES: lambda r: SAMPLES[SAMPLES.index(parse_int(r, 1, 10**6))],
-        K_HIST_D_K: lambda r: sections.D_K_GRID[sections.D_K_GRID.index(parse_int(r, 1, 10**6))],
-        K_N_KEYS: lambda r: parse_int(r, 2, 64),
-        K_HEAD: lambda r: parse_int(r, 0, 511),
-        K_TAU: sections.parse_tau,
-        K_TAU_SQRT: parse_bool,
-        K_VIEW: parse_choice(VIEWS),
-    },
-)
+settings = open_page("scaling", PARAMS)
 st.markdown(t("scaling.intro"))
 st.latex(
     r"\mathrm{Var}(q\cdot k) = \sum_{i=1}^{d_k} \mathrm{Var}(q_i k_i) = d_k"
@@ -70,14 +33,12 @@ controls.select_slider(
 dist, n_samples, seed = ss[K_DISTRIBUTION], int(ss[K_SAMPLES]), settings.seed
 st.caption(t("scaling.seed_note", seed=seed))
 
-controls.clamp(K_HEAD, range(settings.n_heads), fallback=0)  # valid while its tab is closed too
-
-# Only the open tab is drawn: a sidebar step redraws one tab's charts, not six.
-tabs = controls.enum_tabs("scaling.tab", VIEWS, key=K_VIEW)
+# Only the open view is drawn: a sidebar step redraws one view's charts, not six.
+views = controls.enum_views("scaling.view", VIEWS, key=K_VIEW)
 
 
 def spread() -> None:
-    widgets.empty_sentence_note(settings)  # this tab does not read the sentence
+    widgets.empty_sentence_note(settings)  # this view does not read the sentence
     sections.spread(settings, dist, n_samples, seed)
 
 
@@ -87,4 +48,4 @@ def saturation() -> None:
 
 
 draw = {"spread": spread, "saturation": saturation, "sentence": lambda: sections.sentence(settings)}
-controls.draw_open(tabs, draw)
+controls.draw_open(views, draw)

@@ -7,12 +7,7 @@ from ui.compute.step import head_steps
 from ui.i18n import t
 from ui.page import open_page
 from ui.sections import step as sections
-from ui.state import parse_choice, parse_int
-
-WINDOW = 64  # at most this many d_model / d_k dimensions per axis in one figure
-K_HEAD, K_QUERY, K_DIMS, K_DK = "step.head", "step.query", "step.dims", "step.dk_dims"
-K_STAGE = "step.stage"  # the open tab: a step id, "0" .. "5"
-STAGES = tuple(str(i) for i in range(6))
+from ui.sections.step import K_DIMS, K_DK, K_HEAD, K_QUERY, K_VIEW, PARAMS, VIEWS, WINDOW
 
 
 def _follow_head(d_k: int) -> None:
@@ -21,19 +16,15 @@ def _follow_head(d_k: int) -> None:
     st.session_state[K_DK] = 0
 
 
-def _window_starts(size: int) -> range:
-    """The starts a window over an axis of `size` can take (only 0 when every dimension fits)."""
-    return range(0, size, WINDOW) if size > WINDOW else range(1)
-
-
 def _window_picker(key: str, size: int, label: str, help: str, where) -> tuple[int, int]:
     """[start, stop) of the dimensions shown on an axis of `size` (all of them when small)."""
     if size <= WINDOW:
-        controls.clamp(key, _window_starts(size))  # every dimension fits: no window (no URL)
+        # every dimension fits: no window (no URL)
+        controls.clamp(key, sections.window_starts(size))
         return 0, size
     start = controls.select_slider(
         label,
-        _window_starts(size),
+        sections.window_starts(size),
         format_func=lambda s: t("step.window_option", start=s, stop=min(s + WINDOW, size) - 1),
         key=key,
         help=help,
@@ -42,21 +33,9 @@ def _window_picker(key: str, size: int, label: str, help: str, where) -> tuple[i
     return start, min(start + WINDOW, size)
 
 
-settings = open_page(
-    "step",
-    {K_HEAD: 0, K_QUERY: 0, K_DIMS: 0, K_DK: 0, K_STAGE: STAGES[0]},
-    {
-        K_HEAD: lambda r: parse_int(r, 0, 511),
-        K_QUERY: lambda r: parse_int(r, 0, 511),
-        K_DIMS: lambda r: parse_int(r, 0, 511),
-        K_DK: lambda r: parse_int(r, 0, 511),
-        K_STAGE: parse_choice(STAGES),
-    },
-)
-# the choices that follow the model's size, also while an empty sentence stops the page below
-controls.clamp(K_HEAD, range(settings.n_heads))
-controls.clamp(K_DIMS, _window_starts(settings.d_model))
-controls.clamp(K_DK, _window_starts(settings.d_model // settings.n_heads))
+# the choices that follow the model's size are clamped as the page opens (`PARAMS`), also
+# while an empty sentence stops the page below
+settings = open_page("step", PARAMS)
 tokens = widgets.sentence_tokens(settings)
 config = settings.config()
 T, C, nh, dk = len(tokens), config.d_model, config.n_heads, config.d_k
@@ -112,8 +91,8 @@ view = sections.StepView(
     head_columns=(h0, h1),
     labels=sections.AxisLabels.current(),
 )
-# One tab per step; only the open one is drawn (on_change="rerun"), so a slider step redraws
-# two to six charts instead of all eighteen. "Next" buttons walk through them in order.
+# One view per step; only the open one is drawn, so a slider step redraws two to six charts
+# instead of all eighteen. "Next" buttons walk through them in order.
 steps = (
     sections.input_x,
     sections.projections,
@@ -122,16 +101,16 @@ steps = (
     sections.concatenation,
     sections.final_projection,
 )
-labels = [t(f"step.tab.{i}") for i in STAGES]
-tabs = controls.tabs(STAGES, labels, key=K_STAGE)
-for i, (stage, draw) in enumerate(zip(STAGES, steps)):
-    if tabs[stage].open:
-        with tabs[stage]:
+labels = [t(f"step.view.{i}") for i in VIEWS]
+views = controls.views(VIEWS, labels, key=K_VIEW)
+for i, (view_id, draw) in enumerate(zip(VIEWS, steps)):
+    if views[view_id].open:
+        with views[view_id]:
             draw(s, view)
             if i + 1 < len(steps):
                 st.button(
                     t("step.next", step=labels[i + 1]),
                     key=f"step.next_{i}",
                     on_click=st.session_state.__setitem__,
-                    args=(K_STAGE, STAGES[i + 1]),
+                    args=(K_VIEW, VIEWS[i + 1]),
                 )

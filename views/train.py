@@ -4,7 +4,7 @@ from ui.page import open_page
 from ui.sections import train as sections
 
 # the sidebar's sentence and model are not used on this page
-settings = open_page("train", sections.DEFAULTS, sections.URL_PARSERS)
+settings = open_page("train", sections.PARAMS)
 sections.settle()  # a run that Stop was pressed for ends here, before its sections are drawn
 sections.intro()
 sections.controls()

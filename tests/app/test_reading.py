@@ -290,7 +290,7 @@ def test_url_state_round_trip_and_bad_values():
 def test_chinese_page():
     at = run_app(PAGE, **shared(text=TEXT, lang="zh"))
     assert at.title[0].value == ZH["reading.title"]
-    assert ZH["reading.tab.corpus"] in at.segmented_control[0].options  # the views' labels too
+    assert ZH["reading.view.corpus"] in at.segmented_control[0].options  # the views' labels too
     assert ZH["reading.corpus.title"] in [s.value for s in open_view(at, "corpus").main.subheader]
 
 

@@ -313,7 +313,7 @@ def test_chinese():
     # Chinese (tests/app/conftest.py)
     at = _run(lang="zh")
     assert at.title[0].value == ZH["step.title"]
-    assert at.segmented_control[0].options == [ZH[f"step.tab.{i}"] for i in range(6)]
+    assert at.segmented_control[0].options == [ZH[f"step.view.{i}"] for i in range(6)]
     assert at.selectbox(key="step.head").options[0] == "h = 0"  # no words: see step.py
     assert at.selectbox(key="step.head").label == ZH["step.head"]
     figs = figures_by_key(at)

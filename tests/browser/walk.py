@@ -150,7 +150,7 @@ _TEXTS_JS = """() => {
         });
     return out;
 }"""
-VIEWS_KIND = "stButtonGroup"  # a page's views (ui.controls.tabs: a segmented control)
+VIEWS_KIND = "stButtonGroup"  # a page's views (ui.controls.views: a segmented control)
 LANG_KEY = "_w-shared-lang"
 
 

@@ -92,7 +92,7 @@ def assert_markup_is_text(pg) -> None:
     assert pg.dialogs == []
 
 
-VIEWS = '[data-testid="stButtonGroup"]'  # a page's views: a segmented control (ui.controls.tabs)
+VIEWS = '[data-testid="stButtonGroup"]'  # a page's views: a segmented control (ui.controls.views)
 
 
 def view_button(pg, label: str):

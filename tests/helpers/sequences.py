@@ -191,7 +191,7 @@ KINDS = (
     "slider",
     "text_input",
     "text_area",
-    "segmented_control",  # a page's views (ui.controls.tabs)
+    "segmented_control",  # a page's views (ui.controls.views)
 )
 
 

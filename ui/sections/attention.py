@@ -14,17 +14,28 @@ from mha_core import AttentionConfig
 from ui import controls, widgets
 from ui.compute.attention import head_statistics
 from ui.i18n import t
+from ui.params import HEAD_INDEX, HEADS, OneOf, Param, head_indices
 from ui.state import Settings
 
 VIEWS = ("heads", "mean", "stats", "similarity")
-SCALES = ("shared", "per_head")
-K_SCALE, K_PALETTE, K_VIEW = "attention.colour_scale", "attention.palette", "attention.view"
+COLOUR_SCALES = ("shared", "per_head")  # one colour scale for every head, or one per head
+K_COLOUR_SCALE, K_PALETTE = "attention.colour_scale", "attention.palette"
+K_VIEW = "attention.view"
 K_HEAD = "attention.head"  # over widgets.GRID_FULL tokens: the head drawn token by token
 # Over widgets.GRID_FULL tokens the heads tab draws one of two charts (a seed step at 512 words x
 # 16 heads redrew both in ~750 ms, ~5.5x the floor page: bench/long_input.py): one head token
 # by token, every token shown (the default), or every head as block means
 K_LONG = "attention.long_view"
 LONG_VIEWS = ("head", "blocks")
+PARAMS = (
+    Param(K_COLOUR_SCALE, "shared", OneOf(COLOUR_SCALES)),
+    Param(K_PALETTE, viz.PALETTES[0], OneOf(viz.PALETTES)),
+    Param(K_VIEW, VIEWS[0], OneOf(VIEWS)),
+    # the long-text head picker (heads view, over 64 tokens) stays valid for the sidebar's heads
+    # wherever it is not drawn: the URL never holds a head that changes when it shows
+    Param(K_HEAD, 0, HEAD_INDEX, within=head_indices, depends_on=HEADS),
+    Param(K_LONG, "head", OneOf(LONG_VIEWS)),
+)
 
 
 @dataclass(frozen=True, eq=False)

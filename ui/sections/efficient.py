@@ -18,10 +18,24 @@ from mha_core.efficient import (
     score_memory,
     window_reach,
 )
+from mha_core.layer import valid_kv_head_counts
+from mha_core.layer.limits import MAX_HEADS
 from ui import controls, widgets
 from ui.compute import efficient as compute
 from ui.i18n import t
 from ui.numbers import num, size
+from ui.params import (
+    HEAD_INDEX,
+    HEADS,
+    TOKEN_INDEX,
+    TOKENS,
+    OneOf,
+    Param,
+    Range,
+    head_indices,
+    whole,
+)
+from ui.state import Settings
 from viz import efficient as eviz
 from viz.heatmap import head_grid
 
@@ -47,8 +61,40 @@ MISTRAL_WINDOW, MISTRAL_LAYERS = 4096, 32  # Jiang et al. 2023, Table 1
 ss = st.session_state
 
 
-K_VIEW = "efficient.view"  # the open tab: only its sections are drawn
+K_VIEW = "efficient.view"  # the open view: only its sections are drawn
 VIEWS = ("gqa", "cache", "calculator", "masks", "flash")
+
+
+def _parse_global(raw: str) -> list[int]:
+    tokens = [TOKEN_INDEX(part) for part in raw.split(",")] if raw else []
+    if len(set(tokens)) != len(tokens) or len(tokens) > MAX_GLOBAL:
+        raise ValueError(raw)
+    return tokens
+
+
+def _kv_options(s: Settings) -> list[int]:
+    return valid_kv_head_counts(s.n_heads)
+
+
+PARAMS = (
+    # the choices that depend on the heads stay valid while their views are closed, and while
+    # an empty sentence stops the page; those that depend on the tokens are clamped by the view
+    Param(K_KV, lambda s: s.n_heads, Range(1, MAX_HEADS), within=_kv_options, depends_on=HEADS),
+    Param(K_STEP, CACHE_STEPS - 1, TOKEN_INDEX, depends_on=TOKENS),  # the last step (clamped)
+    Param(K_MODEL, "Llama-3-8B", OneOf(MODELS)),
+    Param(K_TOKENS, 8192, Range(1, MAX_CONTEXT)),
+    Param(K_BATCH, 1, Range(1, MAX_BATCH)),
+    Param(K_DTYPE, "bfloat16", OneOf(DTYPES)),
+    Param(K_WINDOW, 3, Range(1, MAX_WINDOW), depends_on=TOKENS),
+    Param(K_SINKS, 0, Range(0, MAX_SINKS), depends_on=TOKENS),
+    Param(K_GLOBAL, [], _parse_global, depends_on=TOKENS),
+    Param(K_LAYERS, 2, Range(1, MAX_LAYERS)),
+    Param(K_BLOCK, 4, OneOf(BLOCKS, whole)),
+    Param(K_HEAD, 0, HEAD_INDEX, within=head_indices, depends_on=HEADS),
+    Param(K_ROW, 0, TOKEN_INDEX, depends_on=TOKENS),
+    Param(K_TILE, 0, TOKEN_INDEX, depends_on=TOKENS | {"block", "row"}),
+    Param(K_VIEW, VIEWS[0], OneOf(VIEWS)),
+)
 
 
 class Sentence(NamedTuple):

@@ -14,14 +14,8 @@ from ui import controls, widgets
 from ui.compute.attention import tokenize
 from ui.i18n import t
 from ui.numbers import num
-from ui.state import (
-    MAX_HEADS,
-    MAX_SEED,
-    URL_TEXT_CHARS,
-    parse_bool,
-    parse_choice,
-    parse_int,
-)
+from ui.params import HEAD_INDEX, HEADS, TOKENS, OneOf, Param, Range, head_indices, index
+from ui.state import MAX_SEED, URL_TEXT_CHARS, parse_bool
 from viz.diagram import DIAGRAM_LABELS, block_diagram
 from viz.matrix import matrix_heatmap
 from viz.transformer import mask_figure, normalised_matrix, padding_mask_figure
@@ -36,26 +30,36 @@ K_CUT = f"{P}.cut"
 K_HEAD = f"{P}.head"
 K_P = f"{P}.p"
 K_DROP_SEED = f"{P}.dropout_seed"
-K_VIEW = f"{P}.view"  # the open attention tab: only its charts are drawn
+K_VIEW = f"{P}.view"  # the open attention view: only its charts are drawn
 
 PARTS = ("attention", "padding", "addnorm", "dropout")
-VIEWS = ("encoder", "decoder", "cross")  # the attention part's tabs
+VIEWS = ("encoder", "decoder", "cross")  # the attention part's views
 VIEW_BOXES = {"encoder": "enc.self_attn", "decoder": "dec.masked_attn", "cross": "dec.cross_attn"}
 LAYER_COUNTS = (1, 2, 3, 4)
 DROPOUT_PS = tuple(round(0.05 * i, 2) for i in range(19))  # 0.0 ... 0.9
 DEFAULT_TARGET = "Je veux vivre en Europe."
-DEFAULTS = {
-    K_TARGET: DEFAULT_TARGET,
-    K_LAYERS: 2,
-    K_LAYER: 0,
-    K_PRE_NORM: False,
-    K_PART: "attention",
-    K_CUT: 3,
-    K_HEAD: 0,
-    K_P: 0.2,
-    K_DROP_SEED: 0,
-    K_VIEW: VIEWS[0],
-}
+
+
+def _dropout_p(raw: str) -> float:
+    return round(float(raw), 2)
+
+
+PARAMS = (
+    # in the URL only while it is short enough for a link
+    Param(K_TARGET, DEFAULT_TARGET, str, in_url=lambda v: len(v) <= URL_TEXT_CHARS),
+    Param(K_LAYERS, 2, Range(1, max(LAYER_COUNTS))),
+    Param(K_LAYER, 0, index(max(LAYER_COUNTS)), depends_on=frozenset({"layers"})),
+    Param(K_PRE_NORM, False, parse_bool),
+    Param(K_PART, "attention", OneOf(PARTS)),
+    # sentence 2 of the batch: the first `cut` tokens of the source
+    Param(K_CUT, 3, Range(1, MAX_TOKENS), depends_on=TOKENS | {"target"}),
+    # drawn for some parts only, below a stop for an empty sentence: valid for the sidebar's
+    # heads meanwhile
+    Param(K_HEAD, 0, HEAD_INDEX, within=head_indices, depends_on=HEADS),
+    Param(K_P, 0.2, OneOf(DROPOUT_PS, _dropout_p)),
+    Param(K_DROP_SEED, 0, Range(0, MAX_SEED)),
+    Param(K_VIEW, VIEWS[0], OneOf(VIEWS)),
+)
 
 
 def _num(x: float) -> str:
@@ -163,32 +167,10 @@ def dropout_controls(n_heads: int) -> tuple[float, int]:
     return p, head
 
 
-def url_parsers(target: str) -> dict:
-    """The page's keys in the URL (the target only while it is short enough for a link)."""
-
-    def parse_p(raw: str) -> float:
-        return DROPOUT_PS[DROPOUT_PS.index(round(float(raw), 2))]
-
-    parsers = {
-        K_LAYERS: lambda r: parse_int(r, 1, max(LAYER_COUNTS)),
-        K_LAYER: lambda r: parse_int(r, 0, max(LAYER_COUNTS) - 1),
-        K_PRE_NORM: parse_bool,
-        K_PART: parse_choice(PARTS),
-        K_CUT: lambda r: parse_int(r, 1, MAX_TOKENS),
-        K_HEAD: lambda r: parse_int(r, 0, MAX_HEADS - 1),
-        K_P: parse_p,
-        K_DROP_SEED: lambda r: parse_int(r, 0, MAX_SEED),
-        K_VIEW: parse_choice(VIEWS),
-    }
-    if len(target) <= URL_TEXT_CHARS:
-        parsers = {K_TARGET: lambda r: r, **parsers}
-    return parsers
-
-
 # --- the block diagram -----------------------------------------------------------------------
 def highlighted_boxes(part: str, norm_first: bool, view: str) -> set[str]:
     """The boxes of `viz.diagram.block_layout` that the part shown below lives in (for the
-    attention part: the open tab's attention)."""
+    attention part: the open view's attention)."""
     if part == "attention":
         return {VIEW_BOXES[view]}
     if part == "addnorm":

@@ -21,8 +21,8 @@ from ui import url, widgets
 from ui.compute import induction as compute
 from ui.compute.induction import FinishedPair, InductionChoice, LivePair
 from ui.i18n import t
+from ui.params import OneOf, Param, Range, cut, index, whole
 from ui.sections import live as live_run
-from ui.state import parse_int
 from viz.induction import contribution_bars, control_curves, score_curves, share_grid, topk_bars
 from viz.matrix import matrix_heatmap
 
@@ -38,28 +38,22 @@ _S = DecoderSettings()
 _TASK = InductionTask()
 BEST = "best"  # the head option that follows the highest score of the layer's pattern
 HEADS = (BEST, *range(_S.n_heads))
-DEFAULTS = {K_STEPS: _D.steps, K_SEED: _D.seed, K_LAYER: 1, K_HEAD: BEST, K_TYPED: TYPED_DEFAULT}
 
 
 def _parse_head(raw: str) -> str | int:
-    return BEST if raw == BEST else parse_int(raw, 0, _S.n_heads - 1)
+    return BEST if raw == BEST else index(_S.n_heads)(raw)
 
 
-def _parse_steps(raw: str) -> int:
-    value = parse_int(raw, 1, max(compute.STEP_CHOICES))
-    if value not in compute.STEP_CHOICES:
-        raise ValueError(raw)
-    return value
-
-
-URL_PARSERS = {
-    K_STEPS: _parse_steps,
-    K_SEED: lambda r: parse_int(r, 0, compute.MAX_SEED),
-    K_LAYER: lambda r: parse_int(r, 0, _S.n_layers - 1),
-    K_SNAP: lambda r: parse_int(r, 0, max(compute.STEP_CHOICES)),
-    K_HEAD: _parse_head,
-    K_TYPED: lambda r: r[:TYPED_CHARS],
-}
+_RUN = frozenset({"steps", "run_seed"})  # a new run has other snapshots
+PARAMS = (
+    Param(K_STEPS, _D.steps, OneOf(compute.STEP_CHOICES, whole)),
+    Param(K_SEED, _D.seed, Range(0, compute.MAX_SEED)),
+    Param(K_LAYER, 1, index(_S.n_layers)),
+    # the snapshot scrubbed (no default: the run's last one until moved)
+    Param(K_SNAP, parse=Range(0, max(compute.STEP_CHOICES)), depends_on=_RUN),
+    Param(K_HEAD, BEST, _parse_head),
+    Param(K_TYPED, TYPED_DEFAULT, cut(TYPED_CHARS)),
+)
 
 
 def _choice() -> InductionChoice:

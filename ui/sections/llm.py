@@ -15,7 +15,7 @@ from ui import controls, url, widgets
 from ui.compute import llm as compute
 from ui.i18n import t
 from ui.numbers import size
-from ui.state import parse_int
+from ui.params import OneOf, Param, cut, index
 from viz.induction import share_grid, topk_bars
 from viz.llm import query_mosaic
 
@@ -37,44 +37,24 @@ K_VIEW, K_LAYER, K_HEAD, K_QUERY = "llm.view", "llm.layer", "llm.head", "llm.que
 K_SCORE = "llm.score"
 K_ASKED = "llm._asked"  # the (question, settings) Generate was last pressed for (not a control)
 
-DEFAULTS = {
-    K_QUESTION: DEFAULT_QUESTION,
-    K_TEMP: 0.0,
-    K_TOP_K: 0,
-    K_MAX_NEW: 24,
-    K_VIEW: "ask",
-    K_LAYER: 15,
-    K_HEAD: 0,
-    K_QUERY: LAST,
-    K_SCORE: "induction",
-}
-
-
-def _one_of(options, parse):
-    def parser(raw: str):
-        value = parse(raw)
-        if value not in options:
-            raise ValueError(raw)
-        return value
-
-    return parser
-
 
 def _parse_query(raw: str):
-    return LAST if raw == LAST else parse_int(raw, 0, compute.MAX_TOKENS - 1)
+    return LAST if raw == LAST else index(compute.MAX_TOKENS)(raw)
 
 
-URL_PARSERS = {
-    K_QUESTION: lambda r: r[:QUESTION_CHARS],
-    K_TEMP: _one_of(TEMPERATURES, float),
-    K_TOP_K: _one_of(TOP_KS, int),
-    K_MAX_NEW: _one_of(MAX_NEWS, int),
-    K_VIEW: _one_of(VIEWS, str),
-    K_LAYER: lambda r: parse_int(r, 0, N_LAYERS - 1),
-    K_HEAD: lambda r: parse_int(r, 0, N_HEADS - 1),
-    K_QUERY: _parse_query,
-    K_SCORE: _one_of(SCORES, str),
-}
+# the query index follows the text's tokens: the question (and the answer, once generated)
+_TEXT = frozenset({"question", "temperature", "top_k", "max_new"})
+PARAMS = (
+    Param(K_QUESTION, DEFAULT_QUESTION, cut(QUESTION_CHARS)),
+    Param(K_TEMP, 0.0, OneOf(TEMPERATURES, float)),
+    Param(K_TOP_K, 0, OneOf(TOP_KS, int)),
+    Param(K_MAX_NEW, 24, OneOf(MAX_NEWS, int)),
+    Param(K_VIEW, "ask", OneOf(VIEWS)),
+    Param(K_LAYER, 15, index(N_LAYERS)),
+    Param(K_HEAD, 0, index(N_HEADS)),
+    Param(K_QUERY, LAST, _parse_query, depends_on=_TEXT),
+    Param(K_SCORE, "induction", OneOf(SCORES)),
+)
 
 
 def load():
@@ -164,7 +144,7 @@ def _write(q: str, temp: float, top_k: int, max_new: int):
 
 
 def views():
-    return controls.enum_tabs("llm.view", VIEWS, key=K_VIEW)
+    return controls.enum_views("llm.view", VIEWS, key=K_VIEW)
 
 
 def first(q: str) -> None:

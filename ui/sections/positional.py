@@ -13,7 +13,8 @@ from ui import controls, url, widgets
 from ui.compute import positional as compute
 from ui.i18n import t
 from ui.numbers import num
-from ui.state import MAX_SEED, Settings
+from ui.params import HEAD_INDEX, HEADS, OneOf, Param, Range, head_indices, index
+from ui.state import D_MODELS, MAX_SEED, Settings, parse_int
 from viz import positional as pviz
 
 # the page's own controls (session state keys, also their URL names after the dot)
@@ -23,7 +24,7 @@ K_SHUFFLE_SEED = "positional.shuffle_seed"
 K_HEAD = "positional.head"
 K_DIMS = "positional.dims"
 K_ANCHOR = "positional.anchor"
-K_VIEW = "positional.view"  # the open tab: only its sections are drawn
+K_VIEW = "positional.view"  # the open view: only its sections are drawn
 VIEWS = ("encoding", "sentence", "rope", "alibi")
 
 MAX_DIMS = 7
@@ -341,3 +342,44 @@ def alibi(settings: Settings) -> None:
     widgets.head_grid(weights, tokens, titles=titles, value_label=t("positional.weight"),
                       key="positional.alibi_fig")  # fmt: skip
     st.caption(t("positional.alibi_heads_caption", nh=nh))
+
+
+# --- the page's controls -----------------------------------------------------------------------
+D_MODEL_RANGE = (2, 512)  # even only: every sine has its cosine partner
+POSITIONS_RANGE = (2, 256)
+
+
+def _parse_even(raw: str) -> int:
+    value = parse_int(raw, *D_MODEL_RANGE)
+    if value % 2:
+        raise ValueError(raw)
+    return value
+
+
+def _parse_dims(raw: str) -> list[int]:
+    dims = [parse_int(part, 0, D_MODEL_RANGE[1] - 1) for part in raw.split(",")] if raw else []
+    if len(dims) > MAX_DIMS or len(set(dims)) != len(dims):
+        raise ValueError(raw)
+    return dims
+
+
+def _rope_pairs(s: Settings) -> range | None:
+    """RoPE turns pairs of dimensions: d_k / 2 of them (none for an odd d_k)."""
+    return range(s.d_k // 2) if s.d_k % 2 == 0 else None
+
+
+# the choices that depend on the heads stay valid while their view is closed too (a stale one
+# would stay in the URL and change when the view opens)
+PARAMS = (
+    Param(K_D_MODEL, 64, _parse_even),
+    Param(K_N_POSITIONS, 64, Range(*POSITIONS_RANGE)),
+    # None: a few fast and slow ones for the chosen d_model
+    Param(K_DIMS, None, _parse_dims, depends_on=frozenset({"pe_d_model"})),
+    Param(K_ANCHOR, 32, Range(0, POSITIONS_RANGE[1] - 1), depends_on=frozenset({"n_positions"})),
+    Param(K_SHUFFLE_SEED, 0, Range(0, MAX_SEED)),
+    Param(K_HEAD, 0, HEAD_INDEX, within=head_indices, fallback=0, depends_on=HEADS),
+    # a pair of a head's dimensions: at most d_model / 2 of them (one head)
+    Param(K_ROPE_PAIR, 0, index(max(D_MODELS) // 2), within=_rope_pairs, depends_on=HEADS),
+    Param(K_ROPE_SHIFT, 100, Range(1, MAX_SHIFT)),
+    Param(K_VIEW, VIEWS[0], OneOf(VIEWS)),
+)

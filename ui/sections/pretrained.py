@@ -15,6 +15,8 @@ from mha_core import valid_head_counts
 from ui import controls, widgets
 from ui.compute import pretrained as compute
 from ui.i18n import t
+from ui.params import Param, Range, cut, index
+from ui.state import parse_bool
 from viz.grid import layer_head_mosaic
 from viz.head_map import add_block_targets
 
@@ -25,6 +27,16 @@ PAIR_CHARS = 2_000  # the second sentence's box
 K_PAIR, K_LAYER, K_HEAD = "pretrained.pair", "pretrained.layer", "pretrained.head"
 K_HIDE, K_REHEAD = "pretrained.hide_special", "pretrained.rehead_heads"
 F_MOSAIC = "pretrained.mosaic_fig"
+# what a link may name before the model is loaded; the pickers clamp it to the model's own
+LINK_LAYERS = LINK_HEADS = 64
+LINK_REHEAD = 4096
+PARAMS = (
+    Param(K_PAIR, "", cut(PAIR_CHARS)),
+    Param(K_LAYER, 0, index(LINK_LAYERS)),
+    Param(K_HEAD, 0, index(LINK_HEADS)),
+    Param(K_HIDE, False, parse_bool),
+    Param(K_REHEAD, 12, Range(1, LINK_REHEAD)),
+)
 
 
 @dataclass(frozen=True, eq=False)

@@ -5,12 +5,18 @@ from __future__ import annotations
 
 import streamlit as st
 
-from mha_core.lessons.scaling import D_K_GRID, equivalent_temperature, temperature_grid
+from mha_core.lessons.scaling import (
+    D_K_GRID,
+    DISTRIBUTIONS,
+    equivalent_temperature,
+    temperature_grid,
+)
 from ui import controls, widgets
 from ui.compute import scaling as compute
 from ui.i18n import t
 from ui.numbers import num
-from ui.state import Settings
+from ui.params import HEAD_INDEX, HEADS, OneOf, Param, Range, head_indices, whole
+from ui.state import Settings, parse_bool
 from viz import attention_heatmap
 from viz import scaling as sviz
 
@@ -26,20 +32,27 @@ K_TAU_SQRT = "scaling.tau_sqrt"
 TEMPERATURES = temperature_grid()  # 0.25 ... 128, sqrt(2) apart
 
 
-K_VIEW = "scaling.view"  # the open tab: only its sections are drawn
+K_VIEW = "scaling.view"  # the open view: only its sections are drawn
 VIEWS = ("spread", "saturation", "sentence")
+SAMPLES = (1_000, 2_000, 4_000, 8_000, 16_000)
 
 
 def _fmt_tau(tau: float) -> str:
     return num(tau, 3)
 
 
-def parse_tau(raw: str) -> float:
-    """A temperature of the grid from its URL text (as the slider writes it)."""
-    value = float(raw)
-    if value not in TEMPERATURES:
-        raise ValueError(raw)
-    return value
+PARAMS = (
+    Param(K_DISTRIBUTION, "normal", OneOf(DISTRIBUTIONS)),
+    Param(K_SAMPLES, 4_000, OneOf(SAMPLES, whole)),
+    Param(K_HIST_D_K, 64, OneOf(D_K_GRID, whole)),
+    Param(K_N_KEYS, 16, Range(2, 64)),
+    # valid while its view is closed too
+    Param(K_HEAD, 0, HEAD_INDEX, within=head_indices, fallback=0, depends_on=HEADS),
+    # a temperature of the grid, as the slider writes it
+    Param(K_TAU, 1.0, OneOf(TEMPERATURES, float), depends_on=HEADS | {"tau_sqrt"}),
+    Param(K_TAU_SQRT, False, parse_bool),
+    Param(K_VIEW, VIEWS[0], OneOf(VIEWS)),
+)
 
 
 ss = st.session_state

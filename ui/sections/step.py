@@ -15,9 +15,39 @@ from mha_core.lessons.steps import HeadSteps
 from ui import widgets
 from ui.i18n import t
 from ui.numbers import num
+from ui.params import DIM_INDEX, HEAD_INDEX, HEADS, TOKEN_INDEX, TOKENS, OneOf, Param, head_indices
+from ui.state import Settings
 from ui.strings.step import SYMBOLS, latex
 from viz.labels import Notation
 from viz.matrix import MINUS_INF, matrix_heatmap, weights_compare
+
+WINDOW = 64  # at most this many d_model / d_k dimensions per axis in one figure
+K_HEAD, K_QUERY, K_DIMS, K_DK = "step.head", "step.query", "step.dims", "step.dk_dims"
+K_VIEW = "step.stage"  # the open view: a step id, "0" .. "5" (its URL name kept for old links)
+VIEWS = tuple(str(i) for i in range(6))
+
+
+def window_starts(size: int) -> range:
+    """The starts a window over an axis of `size` can take (only 0 when every dimension fits)."""
+    return range(0, size, WINDOW) if size > WINDOW else range(1)
+
+
+def _d_model_windows(s: Settings) -> range:
+    return window_starts(s.d_model)
+
+
+def _d_k_windows(s: Settings) -> range:
+    return window_starts(s.d_model // s.n_heads)
+
+
+FOLLOWS_HEAD = HEADS | {"head"}  # the d_model window follows the chosen head
+PARAMS = (
+    Param(K_HEAD, 0, HEAD_INDEX, within=head_indices, depends_on=HEADS),
+    Param(K_QUERY, 0, TOKEN_INDEX, depends_on=TOKENS),
+    Param(K_DIMS, 0, DIM_INDEX, within=_d_model_windows, depends_on=FOLLOWS_HEAD),
+    Param(K_DK, 0, DIM_INDEX, within=_d_k_windows, depends_on=FOLLOWS_HEAD),
+    Param(K_VIEW, VIEWS[0], OneOf(VIEWS)),
+)
 
 
 @dataclass(frozen=True)

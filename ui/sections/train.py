@@ -30,8 +30,8 @@ from ui import url, widgets
 from ui.compute import train as compute
 from ui.compute.train import FinishedRun, LiveRun, TrainChoice
 from ui.i18n import t
+from ui.params import OneOf, Param, Range, cut, index, whole
 from ui.sections import live as live_run
-from ui.state import parse_choice, parse_int
 from viz.train import alignment_curves, training_curves
 
 K_TASK, K_DIM, K_HEADS, K_LAYERS = "train.task", "train.dim", "train.heads", "train.layers"
@@ -52,47 +52,30 @@ TRY_DEFAULT = "cabbage"  # every letter in a..h
 TRY_CHARS = 200
 
 _D = TrainChoice()  # the core's defaults: train_toy("reverse", seed=0)
-DEFAULTS = {
-    K_TASK: _D.task,
-    K_DIM: _D.d_model,
-    K_HEADS: _D.n_heads,
-    K_LAYERS: _D.n_layers,
-    K_STEPS: _D.steps,
-    K_LR: _D.lr,
-    K_SEED: _D.seed,
-    K_KIND: "cross",
-    K_LAYER: 0,
-    K_TRY_KIND: "cross",
-    K_TRY_LAYER: 0,
-    K_TRY: TRY_DEFAULT,
-}
 
 
 def _parse_lr(raw: str) -> float:
     texts = [_fmt_lr(lr) for lr in compute.LRS]
-    return compute.LRS[texts.index(parse_choice(texts)(raw))]
-
-
-def _parse_d_model(raw: str) -> int:
-    return compute.D_MODELS[compute.D_MODELS.index(parse_int(raw, 1, 10_000))]
+    return compute.LRS[texts.index(OneOf(tuple(texts))(raw))]
 
 
 # the settings in the URL (not the weights): /train?task=reverse&dim=64&heads=4&...
-URL_PARSERS = {
-    K_TASK: parse_choice(compute.TASK_NAMES),
-    K_DIM: _parse_d_model,
-    K_HEADS: lambda r: parse_int(r, 1, compute.MAX_HEADS),
-    K_LAYERS: lambda r: parse_int(r, 1, compute.MAX_LAYERS),
-    K_STEPS: lambda r: parse_int(r, 1, compute.MAX_STEPS),
-    K_LR: _parse_lr,
-    K_SEED: lambda r: parse_int(r, 0, compute.MAX_SEED),
+PARAMS = (
+    Param(K_TASK, _D.task, OneOf(compute.TASK_NAMES)),
+    Param(K_DIM, _D.d_model, OneOf(compute.D_MODELS, whole)),
+    # the heads offered are the divisors of the width
+    Param(K_HEADS, _D.n_heads, Range(1, compute.MAX_HEADS), depends_on=frozenset({"dim"})),
+    Param(K_LAYERS, _D.n_layers, Range(1, compute.MAX_LAYERS)),
+    Param(K_STEPS, _D.steps, Range(1, compute.MAX_STEPS)),
+    Param(K_LR, _D.lr, _parse_lr),
+    Param(K_SEED, _D.seed, Range(0, compute.MAX_SEED)),
     # how the trained model is looked at (the model itself cannot be in a link)
-    K_KIND: parse_choice(KINDS),
-    K_LAYER: lambda r: parse_int(r, 0, compute.MAX_LAYERS - 1),
-    K_TRY_KIND: parse_choice(KINDS),
-    K_TRY_LAYER: lambda r: parse_int(r, 0, compute.MAX_LAYERS - 1),
-    K_TRY: lambda r: r[:TRY_CHARS],
-}
+    Param(K_KIND, "cross", OneOf(KINDS)),
+    Param(K_LAYER, 0, index(compute.MAX_LAYERS)),
+    Param(K_TRY_KIND, "cross", OneOf(KINDS)),
+    Param(K_TRY_LAYER, 0, index(compute.MAX_LAYERS)),
+    Param(K_TRY, TRY_DEFAULT, cut(TRY_CHARS)),
+)
 
 
 def current_choice() -> TrainChoice:

@@ -17,11 +17,11 @@ EN = {
     "efficient.kv_heads_help": "The divisors of the sidebar's {nh} heads: {nh} is multi-head "
     "attention (MHA), 1 is multi-query attention (MQA), anything between is grouped-query "
     "attention (GQA).",
-    "efficient.tab.gqa": "Fewer key/value heads",
-    "efficient.tab.cache": "KV cache",
-    "efficient.tab.calculator": "Cache size",
-    "efficient.tab.masks": "Masks",
-    "efficient.tab.flash": "FlashAttention",
+    "efficient.view.gqa": "Fewer key/value heads",
+    "efficient.view.cache": "KV cache",
+    "efficient.view.calculator": "Cache size",
+    "efficient.view.masks": "Masks",
+    "efficient.view.flash": "FlashAttention",
     "efficient.gqa": "MHA → GQA → MQA: fewer key/value heads",
     "efficient.gqa_intro": "Every query head still asks its own question, but groups of query heads "
     "share one key head and one value head. Fewer key/value heads mean fewer keys and values to "
@@ -185,11 +185,11 @@ ZH = {
     "efficient.kv_heads": "键/值头数",
     "efficient.kv_heads_help": "侧边栏 {nh} 个头的约数:{nh} 为多头注意力(MHA),1 为多查询注意力(MQA),"
     "介于两者之间为分组查询注意力(GQA)。",
-    "efficient.tab.gqa": "更少的键/值头",
-    "efficient.tab.cache": "KV 缓存",
-    "efficient.tab.calculator": "缓存大小",
-    "efficient.tab.masks": "掩码",
-    "efficient.tab.flash": "FlashAttention",
+    "efficient.view.gqa": "更少的键/值头",
+    "efficient.view.cache": "KV 缓存",
+    "efficient.view.calculator": "缓存大小",
+    "efficient.view.masks": "掩码",
+    "efficient.view.flash": "FlashAttention",
     "efficient.gqa": "MHA → GQA → MQA:更少的键/值头",
     "efficient.gqa_intro": "每个查询头仍提出自己的问题,但一组查询头共享一个键头和一个值头。键/值头越少,"
     "生成时需要存储的键和值就越少(见下方的 KV 缓存),而质量损失很小(Ainslie 等,2023;Llama 3 8B "

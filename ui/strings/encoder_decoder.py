@@ -84,9 +84,9 @@ EN = {
     "encoder_decoder.attn.text": "A Transformer with an encoder and a decoder attends in three "
     "ways, one tab each: the encoder's tokens among themselves, the decoder's tokens among "
     "themselves under a causal mask, and the decoder's tokens over the encoder's output.",
-    "encoder_decoder.tab.encoder": "Encoder self-attention",
-    "encoder_decoder.tab.decoder": "Decoder masked self-attention",
-    "encoder_decoder.tab.cross": "Cross-attention",
+    "encoder_decoder.view.encoder": "Encoder self-attention",
+    "encoder_decoder.view.decoder": "Decoder masked self-attention",
+    "encoder_decoder.view.cross": "Cross-attention",
     "encoder_decoder.enc.title": "Encoder self-attention (layer {layer})",
     "encoder_decoder.enc.caption": "Every source token (row, the query) may attend to every "
     "source token (column, the key): {S} × {S} per head, no mask. Every row sums to 1 "
@@ -278,9 +278,9 @@ ZH = {
     "encoder_decoder.position": "位置",
     "encoder_decoder.attn.text": "有编码器和解码器的 Transformer 有三种注意力,每种一个标签页:编码器的"
     "词元彼此关注,解码器的词元在因果掩码下彼此关注,解码器的词元关注编码器的输出。",
-    "encoder_decoder.tab.encoder": "编码器自注意力",
-    "encoder_decoder.tab.decoder": "解码器掩码自注意力",
-    "encoder_decoder.tab.cross": "交叉注意力",
+    "encoder_decoder.view.encoder": "编码器自注意力",
+    "encoder_decoder.view.decoder": "解码器掩码自注意力",
+    "encoder_decoder.view.cross": "交叉注意力",
     "encoder_decoder.enc.title": "编码器自注意力 (第 {layer} 层)",
     "encoder_decoder.enc.caption": "每个源句词元 (行,查询) 都可以关注所有源句词元 (列,键):每个头"
     "{S} × {S},没有掩码。每一行的和为 1 (计算值:{lo} … {hi})。",

@@ -23,10 +23,10 @@ EN = {
     "position, however long the sentence. Whether that swamps the word embedding depends on "
     "the embedding's scale: this app's embeddings have ‖E‖ = {e}, so ‖PE‖ ≈ {ratio} ‖E‖; "
     "Vaswani et al. 2017 (§3.4) multiply theirs by √d_model.",
-    "positional.tab.encoding": "The sinusoidal table",
-    "positional.tab.sentence": "Shuffle your sentence",
-    "positional.tab.rope": "RoPE",
-    "positional.tab.alibi": "ALiBi",
+    "positional.view.encoding": "The sinusoidal table",
+    "positional.view.sentence": "Shuffle your sentence",
+    "positional.view.rope": "RoPE",
+    "positional.view.alibi": "ALiBi",
     "positional.curves": "Sine and cosine against position",
     "positional.dims": "Dimensions to plot",
     "positional.dims_help": "Up to {n} dimensions. Low dimensions oscillate fast, high ones slowly.",
@@ -179,10 +179,10 @@ ZH = {
     "{hi:.6f}。每一对正弦和余弦的范数为 1,所以无论句子多长,每个位置的 ‖PE‖ 都是 {pe}。它是否"
     "淹没词向量取决于词向量的尺度:本应用的词向量 ‖E‖ = {e},所以 ‖PE‖ ≈ {ratio} ‖E‖"
     ";Vaswani 等 2017 (§3.4) 把词向量乘以 √d_model。",
-    "positional.tab.encoding": "正弦位置表",
-    "positional.tab.sentence": "打乱你的句子",
-    "positional.tab.rope": "RoPE",
-    "positional.tab.alibi": "ALiBi",
+    "positional.view.encoding": "正弦位置表",
+    "positional.view.sentence": "打乱你的句子",
+    "positional.view.rope": "RoPE",
+    "positional.view.alibi": "ALiBi",
     "positional.curves": "正弦、余弦随位置的变化",
     "positional.dims": "要绘制的维度",
     "positional.dims_help": "最多 {n} 个维度。低维振荡快,高维振荡慢。",

@@ -40,12 +40,12 @@ EN = {
     "reading.layer_word": "layer",
     "reading.head_word": "head",
     # lines view
-    "reading.tab.lines": "Lines",
-    "reading.tab.norms": "Weights vs norms",
-    "reading.tab.rollout": "Rollout",
-    "reading.tab.ablation": "Head importance",
-    "reading.tab.qk": "Query/key map",
-    "reading.tab.corpus": "Over a corpus",
+    "reading.view.lines": "Lines",
+    "reading.view.norms": "Weights vs norms",
+    "reading.view.rollout": "Rollout",
+    "reading.view.ablation": "Head importance",
+    "reading.view.qk": "Query/key map",
+    "reading.view.corpus": "Over a corpus",
     "reading.lines.title": "Lines: who attends to whom (layer {layer})",
     "reading.lines.what": "Each line runs from a query token (left) to a key token (right); its "
     "opacity is the attention weight and its colour the head, as in BertViz's head view. It "
@@ -224,12 +224,12 @@ ZH = {
     "reading.share": "占比",
     "reading.layer_word": "层",
     "reading.head_word": "头",
-    "reading.tab.lines": "连线图",
-    "reading.tab.norms": "权重与范数",
-    "reading.tab.rollout": "Rollout",
-    "reading.tab.ablation": "头的重要性",
-    "reading.tab.qk": "查询/键图",
-    "reading.tab.corpus": "在语料上",
+    "reading.view.lines": "连线图",
+    "reading.view.norms": "权重与范数",
+    "reading.view.rollout": "Rollout",
+    "reading.view.ablation": "头的重要性",
+    "reading.view.qk": "查询/键图",
+    "reading.view.corpus": "在语料上",
     "reading.lines.title": "连线图:谁关注谁 (第 {layer} 层)",
     "reading.lines.what": "每条线从一个查询词元 (左) 连到一个键词元 (右);线的不透明度是注意力权重,"
     "颜色代表头,和 BertViz 的 head view 一样。它显示每个头的权重落在哪里,而不是沿着这些线实际传递了多少信息"

@@ -40,12 +40,12 @@ EN = {
     "step.outline_note": "Outlined: the row of query {i} in every matrix with one row per token; "
     "in the concatenation and in $W_O$, the block of head {h}.",
     # step 0: input
-    "step.tab.0": "0 · Input X",
-    "step.tab.1": "1 · Q, K, V",
-    "step.tab.2": "2 · Scores",
-    "step.tab.3": "3 · Softmax and sum",
-    "step.tab.4": "4 · Concatenate",
-    "step.tab.5": "5 · Output",
+    "step.view.0": "0 · Input X",
+    "step.view.1": "1 · Q, K, V",
+    "step.view.2": "2 · Scores",
+    "step.view.3": "3 · Softmax and sum",
+    "step.view.4": "4 · Concatenate",
+    "step.view.5": "5 · Output",
     "step.next": "Next: {step} →",
     "step.s0.title": "0 · The input X",
     "step.s0.text": "Each row of $X$ is one token: its embedding $E$ (random, seeded) plus its "
@@ -199,12 +199,12 @@ ZH = {
     "step.dk_window_note": "裁剪视图:d_k 轴显示第 {start}–{stop} 维 (共 {total} 维)。",
     "step.outline_note": "加框部分:在每个“每个词元一行”的矩阵中,是查询 {i} 的那一行;"
     "在拼接结果和 $W_O$ 中,是头 {h} 的那一块。",
-    "step.tab.0": "0 · 输入 X",
-    "step.tab.1": "1 · Q、K、V",
-    "step.tab.2": "2 · 得分",
-    "step.tab.3": "3 · Softmax 与求和",
-    "step.tab.4": "4 · 拼接",
-    "step.tab.5": "5 · 输出",
+    "step.view.0": "0 · 输入 X",
+    "step.view.1": "1 · Q、K、V",
+    "step.view.2": "2 · 得分",
+    "step.view.3": "3 · Softmax 与求和",
+    "step.view.4": "4 · 拼接",
+    "step.view.5": "5 · 输出",
     "step.next": "下一步:{step} →",
     "step.s0.title": "0 · 输入 X",
     "step.s0.text": "$X$ 的每一行是一个词元:它的词向量 $E$ (随机,有种子) 加上它的位置编码 $PE$。"

@@ -10,13 +10,16 @@ import numpy as np
 import streamlit as st
 
 import viz
-from mha_core.interpret import CATEGORIES, FilteredAttention
+from mha_core.interpret import CATEGORIES, FILTERS, FilteredAttention
+from mha_core.pretrained import BertConfig
 from ui import controls, widgets
 from ui.compute import reading as compute
 from ui.i18n import t
 from ui.numbers import num
+from ui.params import TOKEN_INDEX, TOKENS, OneOf, Param, Range, index
 from ui.sections.reading.corpus import corpus as corpus  # the last section, in its own module
 from ui.sections.reading.corpus import share_figure
+from ui.state import parse_bool
 from viz.head_map import head_importance
 from viz.reading import (
     KEY_SIDE,
@@ -49,8 +52,38 @@ K_RESIDUAL, K_QK_TRANSLATE, K_QK_QUERY = (
     "reading.qk_query",
 )
 F_LINES, F_IMPORTANCE, F_QK = "reading.fig.lines", "reading.fig.importance", "reading.fig.qk"
-K_VIEW = "reading.view"  # the open tab: only its section is drawn
+K_VIEW = "reading.view"  # the open view: only its section is drawn
 VIEWS = ("lines", "norms", "rollout", "ablation", "qk", "corpus")
+MINILM = BertConfig()  # all-MiniLM-L6-v2's shape: links are checked against it before loading
+
+
+def _parse_heads(raw: str) -> list[int]:
+    heads = [HEADS_OF_MINILM(part) for part in raw.split(",")] if raw else []
+    if len(set(heads)) != len(heads) or len(heads) > MAX_LINE_HEADS:
+        raise ValueError(raw)
+    return heads
+
+
+def _parse_token(raw: str) -> int:
+    return ALL if raw == str(ALL) else TOKEN_INDEX(raw)
+
+
+HEADS_OF_MINILM = index(MINILM.num_attention_heads)
+PARAMS = (
+    Param(K_LAYER, 0, index(MINILM.num_hidden_layers)),
+    Param(K_HEAD, 0, HEADS_OF_MINILM),
+    Param(K_FILTER, "none", OneOf(FILTERS)),
+    Param(K_THRESHOLD, 0.05, OneOf(THRESHOLDS, float)),
+    Param(K_TOP_K, 3, Range(1, TOP_K_MAX)),
+    Param(K_LINES_HEADS, [0, 1, 2], _parse_heads),
+    # the token pickers are clamped to the sentence by the view (`clamp_token_choices`)
+    Param(K_LINES_TOKEN, ALL, _parse_token, depends_on=TOKENS),
+    Param(K_LINES_SIDE, "query", OneOf(SIDES)),
+    Param(K_RESIDUAL, True, parse_bool),
+    Param(K_QK_TRANSLATE, True, parse_bool),
+    Param(K_QK_QUERY, ALL, _parse_token, depends_on=TOKENS),
+    Param(K_VIEW, VIEWS[0], OneOf(VIEWS)),
+)
 
 
 @dataclass(frozen=True, eq=False)
@@ -89,8 +122,8 @@ def _qk_queries(n: int) -> list[int]:
 
 
 def clamp_token_choices(tokens: list[str]) -> None:
-    """Keep the token pickers of every tab valid for this sentence, open or closed (a choice
-    in the URL never changes when its tab opens)."""
+    """Keep the token pickers of every view valid for this sentence, open or closed (a choice
+    in the URL never changes when its view opens)."""
     controls.clamp(K_LINES_TOKEN, _lines_tokens(len(tokens)))
     controls.clamp(K_QK_QUERY, _qk_queries(len(tokens)))
 
