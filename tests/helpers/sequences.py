@@ -15,18 +15,17 @@ from hypothesis import strategies as hs
 from hypothesis.stateful import RuleBasedStateMachine, invariant, precondition, rule
 from streamlit.testing.v1 import AppTest
 
-import viz
-from mha_core.interpret import FILTERS
-from mha_core.lessons.scaling import D_K_GRID, DISTRIBUTIONS
+from mha_core.lessons.scaling import D_K_GRID
 from tests.helpers.app import make_app
-from tests.helpers.depends import DEPENDS
+from tests.helpers.depends import DEPENDS, page_params
 from ui import controls, url
 from ui.compute import train as train_compute
 from ui.pages import BY_ID, IDS
+from ui.params import OneOf, Param, Range
 from ui.sections import efficient, llm, reading
 from ui.sections import encoder_decoder as encdec
 from ui.sections.scaling import TEMPERATURES
-from ui.state import EXAMPLES, URL_TEXT_CHARS
+from ui.state import EXAMPLES, URL_TEXT_CHARS, parse_bool
 
 WORDS_500 = " ".join(["the quick brown fox jumps over the lazy dog"] * 56)  # 504 words
 TEXTS = [
@@ -56,126 +55,93 @@ SHARED = {
     "scoring": ["dot", "additive"],
 }
 
-# Each page's own controls and values to try: valid ones, and ones the current sentence or heads
+# The values to try of a page's own controls, where its declaration (`PARAMS` in
+# ui/sections/<page>.py) does not give them: valid ones, and ones the current sentence or heads
 # may make stale (a head past the heads, a token past the tokens), as a link or an earlier state
-# would leave them. Every page has its row (tests/test_registry.py).
-CONTROLS: dict[str, dict[str, list]] = {
-    "attention": {
-        "attention.colour_scale": ["shared", "per_head"],
-        "attention.palette": list(viz.PALETTES),
-        "attention.view": ["heads", "mean", "stats", "similarity"],
-        "attention.long_view": ["head", "blocks"],
-        "attention.head": [0, 3, 15],
-    },
-    "step": {
-        "step.head": [0, 1, 2, 3, 7, 15],
-        "step.query": [0, 1, 2, 5, 8, 40, 511],
-        "step.stage": ["0", "1", "2", "3", "4", "5"],
-        "step.dims": [0, 64, 128, 192],
-        "step.dk_dims": [0, 64],
-    },
-    "scaling": {
-        "scaling.distribution": list(DISTRIBUTIONS),
-        "scaling.samples": [1_000, 2_000],
-        "scaling.hist_d_k": [D_K_GRID[0], 64, D_K_GRID[-1]],
-        "scaling.n_keys": [2, 16, 64],
-        "scaling.head": [0, 1, 3, 15],
-        "scaling.tau": [TEMPERATURES[0], 1.0, 4.0, TEMPERATURES[-1]],
-        "scaling.tau_sqrt": [True, False],
-        "scaling.view": ["spread", "saturation", "sentence"],
-    },
-    "positional": {
-        "positional.pe_d_model": [2, 16, 64, 512],
-        "positional.n_positions": [2, 17, 64, 256],
-        "positional.dims": [[0, 1], [3], [0, 5, 63], []],
-        "positional.anchor": [0, 10, 255],
-        "positional.shuffle_seed": [0, 7],
-        "positional.head": [0, 2, 15],
-        "positional.rope_pair": [0, 3, 255],
-        "positional.rope_shift": [1, 100, 4096],
-        "positional.view": ["encoding", "sentence", "rope", "alibi"],
-    },
-    "pretrained": {
-        "pretrained.pair": ["", "a second sentence", "<b>pair</b>"],
-        "pretrained.layer": [0, 3, 5],
-        "pretrained.head": [0, 7, 11],
-        "pretrained.hide_special": [True, False],
-        "pretrained.rehead_heads": [1, 4, 12, 384],
-    },
-    "encoder_decoder": {
-        encdec.K_TARGET: [encdec.DEFAULT_TARGET, "", "ja", "<b>y</b> z", "目标 句子"],
-        encdec.K_LAYERS: [1, 2, 4],
-        encdec.K_LAYER: [0, 1, 3],
-        encdec.K_PRE_NORM: [True, False],
-        encdec.K_PART: list(encdec.PARTS),
-        encdec.K_CUT: [1, 3, 9],
-        encdec.K_HEAD: [0, 3, 15],
-        encdec.K_P: [0.0, 0.2, 0.9],
-        encdec.K_DROP_SEED: [0, 5],
-        encdec.K_VIEW: list(encdec.VIEWS),
-    },
-    "train": {
-        "train.task": list(train_compute.TASK_NAMES),
-        "train.dim": [16, 64],
-        "train.heads": [1, 2, 4, 8],
-        "train.layers": [1, 2, 3],
-        "train.steps": [1, 20, 3000],
-        "train.lr": [train_compute.LRS[0], train_compute.LRS[-1]],
-        "train.run_seed": [0, 3],
-        "train.kind": ["cross", "decoder_self", "encoder_self"],
-        "train.layer": [0, 1, 2],
-        "train.try_kind": ["cross", "encoder_self"],
-    },
-    "induction": {
-        "induction.steps": [20, 100, 1500],
-        "induction.run_seed": [0, 2],
-        "induction.layer": [0, 1, 5],
-        "induction.head": ["best", 0, 3, 7],
-        "induction.typed": ["", "abcdefabcdef", "<b>x</b> 1 2", "🙂 z"],
-    },
-    "reading": {
-        reading.K_LAYER: [0, 2, 5],
-        reading.K_HEAD: [0, 5, 11],
-        reading.K_FILTER: list(FILTERS),
-        reading.K_THRESHOLD: [reading.THRESHOLDS[0], 0.1],
-        reading.K_TOP_K: [1, 3, reading.TOP_K_MAX],
-        reading.K_LINES_HEADS: [[0], [0, 1, 2], [4, 11], []],
-        reading.K_LINES_TOKEN: [reading.ALL, 0, 3, 60],
-        reading.K_LINES_SIDE: list(reading.SIDES),
-        reading.K_RESIDUAL: [True, False],
-        reading.K_QK_TRANSLATE: [True, False],
-        reading.K_QK_QUERY: [reading.ALL, 0, 2, 200],
-        reading.K_VIEW: list(reading.VIEWS),
-    },
-    "efficient": {
-        efficient.K_KV: [1, 2, 4, 16],
-        efficient.K_STEP: [0, 3, 63],
-        efficient.K_MODEL: list(efficient.MODELS),
-        efficient.K_TOKENS: [1, 8192, efficient.MAX_CONTEXT],
-        efficient.K_BATCH: [1, 8],
-        efficient.K_DTYPE: list(efficient.DTYPES),
-        efficient.K_WINDOW: [1, 3, efficient.MAX_WINDOW],
-        efficient.K_SINKS: [0, 4],
-        efficient.K_GLOBAL: [[], [0], [1, 5], [40]],
-        efficient.K_LAYERS: [1, efficient.MAX_LAYERS],
-        efficient.K_BLOCK: [1, 4, 32],
-        efficient.K_HEAD: [0, 3, 15],
-        efficient.K_ROW: [0, 5, 63, 511],
-        efficient.K_TILE: [0, 2, 60],
-        efficient.K_VIEW: list(efficient.VIEWS),
-    },
-    "llm": {
-        llm.K_QUESTION: [llm.DEFAULT_QUESTION, "", "<b>x</b> **y** $z$", "Why?", "为什么?"],
-        llm.K_TEMP: [0.0, 0.7],
-        llm.K_TOP_K: [0, 5],
-        llm.K_MAX_NEW: [8, 24],
-        llm.K_VIEW: list(llm.VIEWS),
-        llm.K_LAYER: [0, 15, 29],
-        llm.K_HEAD: [0, 4, 8],
-        llm.K_QUERY: [llm.LAST, 0, 5, 300],
-        llm.K_SCORE: list(llm.SCORES),
-    },
+# would leave them. Every other control tries its options (`OneOf`), both booleans, or the ends
+# and default of its range (`Range`).
+SAMPLES: dict[str, list] = {
+    "attention.head": [0, 3, 15],
+    "step.head": [0, 1, 2, 3, 7, 15],
+    "step.query": [0, 1, 2, 5, 8, 40, 511],
+    "step.dims": [0, 64, 128, 192],
+    "step.dk_dims": [0, 64],
+    "scaling.samples": [1_000, 2_000],
+    "scaling.hist_d_k": [D_K_GRID[0], 64, D_K_GRID[-1]],
+    "scaling.head": [0, 1, 3, 15],
+    "scaling.tau": [TEMPERATURES[0], 1.0, 4.0, TEMPERATURES[-1]],
+    "positional.pe_d_model": [2, 16, 64, 512],
+    "positional.n_positions": [2, 17, 64, 256],
+    "positional.dims": [[0, 1], [3], [0, 5, 63], []],
+    "positional.anchor": [0, 10, 255],
+    "positional.shuffle_seed": [0, 7],
+    "positional.head": [0, 2, 15],
+    "positional.rope_pair": [0, 3, 255],
+    "pretrained.pair": ["", "a second sentence", "<b>pair</b>"],
+    "pretrained.layer": [0, 3, 5],
+    "pretrained.head": [0, 7, 11],
+    "pretrained.rehead_heads": [1, 4, 12, 384],
+    encdec.K_TARGET: [encdec.DEFAULT_TARGET, "", "ja", "<b>y</b> z", "目标 句子"],
+    encdec.K_LAYER: [0, 1, 3],
+    encdec.K_CUT: [1, 3, 9],
+    encdec.K_HEAD: [0, 3, 15],
+    encdec.K_P: [0.0, 0.2, 0.9],
+    encdec.K_DROP_SEED: [0, 5],
+    "train.dim": [16, 64],
+    "train.heads": [1, 2, 4, 8],
+    "train.steps": [1, 20, 3000],
+    "train.lr": [train_compute.LRS[0], train_compute.LRS[-1]],
+    "train.run_seed": [0, 3],
+    "train.layer": [0, 1, 2],
+    "train.try": ["cabbage", "", "<b>x</b> hg"],
+    "induction.steps": [20, 100, 1500],
+    "induction.run_seed": [0, 2],
+    "induction.layer": [0, 1, 5],
+    "induction.head": ["best", 0, 3, 7],
+    "induction.typed": ["", "abcdefabcdef", "<b>x</b> 1 2", "🙂 z"],
+    reading.K_LAYER: [0, 2, 5],
+    reading.K_HEAD: [0, 5, 11],
+    reading.K_THRESHOLD: [reading.THRESHOLDS[0], 0.1],
+    reading.K_LINES_HEADS: [[0], [0, 1, 2], [4, 11], []],
+    reading.K_LINES_TOKEN: [reading.ALL, 0, 3, 60],
+    reading.K_QK_QUERY: [reading.ALL, 0, 2, 200],
+    efficient.K_KV: [1, 2, 4, 16],
+    efficient.K_STEP: [0, 3, 63],
+    efficient.K_BATCH: [1, 8],
+    efficient.K_SINKS: [0, 4],
+    efficient.K_GLOBAL: [[], [0], [1, 5], [40]],
+    efficient.K_BLOCK: [1, 4, 32],
+    efficient.K_HEAD: [0, 3, 15],
+    efficient.K_ROW: [0, 5, 63, 511],
+    efficient.K_TILE: [0, 2, 60],
+    llm.K_QUESTION: [llm.DEFAULT_QUESTION, "", "<b>x</b> **y** $z$", "Why?", "为什么?"],
+    llm.K_TEMP: [0.0, 0.7],
+    llm.K_TOP_K: [0, 5],
+    llm.K_MAX_NEW: [8, 24],
+    llm.K_HEAD: [0, 4, 8],
+    llm.K_QUERY: [llm.LAST, 0, 5, 300],
 }
+
+
+def samples(p: Param) -> list:
+    """The values the sequence tests try for control `p`."""
+    if p.key in SAMPLES:
+        return SAMPLES[p.key]
+    if isinstance(p.parse, OneOf):
+        return list(p.parse.options)
+    if p.parse is parse_bool:
+        return [True, False]
+    if isinstance(p.parse, Range):
+        ends = {p.parse.lo, p.parse.hi}
+        return sorted(ends | ({p.default} if isinstance(p.default, int) else set()))
+    raise AssertionError(f"{p.key}: give the values to try in SAMPLES")
+
+
+# each page's controls and the values to try: {page: {key: values}}
+CONTROLS: dict[str, dict[str, list]] = {
+    page: {p.key: samples(p) for p in page_params(page)} for page in IDS
+}
+assert set(SAMPLES) <= {k for spec in CONTROLS.values() for k in spec}, "SAMPLES of no control"
 # buttons a user presses, by the start of their keys ("<page>.<name>"); training, ablation and
 # the corpus run are not pressed here: they take seconds; their own tests and the Chromium walk
 # press them
