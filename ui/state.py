@@ -73,11 +73,6 @@ class Settings:
         return AttentionConfig(**fields)
 
 
-def nearest_heads(d_model: int, wanted: int) -> int:
-    options = valid_head_counts(d_model, MAX_HEADS)
-    return min(options, key=lambda h: (abs(h - wanted), h))
-
-
 def current() -> Settings:
     """The settings as the sidebar holds them now (defaults where not yet set)."""
     ss = st.session_state

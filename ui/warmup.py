@@ -1,4 +1,4 @@
-"""The app's heavy imports (PyTorch, through mha_core: ~1.3 s; Streamlit's emoji pattern) done
+"""The app's heavy imports (PyTorch, through mha_core; Streamlit's emoji pattern) done
 once per process in the background, and the browser's code for the first page loaded meanwhile.
 
 When: `app.py`'s lifespan schedules it as the server starts; it starts at the first session
@@ -7,15 +7,13 @@ started, whichever comes first. A server that
 has been up a few seconds has its imports done before anyone comes; a browser that opens as the
 server starts (`streamlit run` opens one) loads Streamlit's page first: importing during that
 load slowed the page's files, on a 2-core machine, by more than it saved (bench/ui_latency.py's
-cold start, 10 rounds: ~1.5x the floor's when importing from the server's start, ~1.4x from the
-first session).
+cold start; README, "Where a rerun's time goes").
 
 While the first session waits, `preload_script()` has the browser import Streamlit's chart code
-(4.7 MB, ~1 s of the browser's time) and the code of the sidebar's and home page's elements,
-which Streamlit otherwise loads when the first such element arrives, after the run (the cold
-start without it: ~1.65x). The imports run with the garbage collector off (~1.9 s -> ~1.3 s
-here); what they leave alive is frozen (`gc.freeze`), out of every later collection's way
-(ui/memory.py).
+(4.7 MB) and the code of the sidebar's and home page's elements, which Streamlit otherwise
+loads when the first such element arrives, after the run. The imports run with the garbage
+collector off (quicker); what they leave alive is frozen (`gc.freeze`), out of every later
+collection's way (ui/memory.py).
 
 The router calls `wait()` before its own imports, so that a session's script never imports
 these modules at the same time as the warm-up thread (two threads importing modules that import

@@ -24,7 +24,7 @@ widgets.token_chips(tokens)
 
 c1, c2 = st.columns(2)
 scale_mode = controls.enum_radio(
-    "attention.colour_scale", COLOUR_SCALES, labels="attention.scale", key=K_COLOUR_SCALE, where=c1
+    "attention.colour_scale", COLOUR_SCALES, key=K_COLOUR_SCALE, where=c1
 )
 palette = controls.selectbox(t("attention.palette"), viz.PALETTES, key=K_PALETTE, where=c2)
 

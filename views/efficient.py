@@ -24,7 +24,7 @@ settings = open_page("efficient", PARAMS)
 st.markdown(t("efficient.intro"))
 nh = settings.n_heads
 kv_options = sections.valid_kv_head_counts(nh)
-# every view draws each head cell by cell: 16 heads x 512 tokens was 60 MB and 13 s a step
+# every view draws each head cell by cell: at most widgets.GRID_FULL tokens of them
 tokens = widgets.view_tokens(
     widgets.sentence_tokens(settings), widgets.GRID_FULL, t("efficient.tokens_capped")
 )

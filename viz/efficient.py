@@ -43,9 +43,8 @@ def grouped_heads(
 
 
 # The strip is drawn with every heads step: its lines are one trace and its nodes carry no
-# numbers (the hover names each node, every head's title says its key/value head). One line
-# trace per head and numbered nodes took ~10-20 ms more of a heads step (bench/ui_latency.py,
-# A/B in the closing note of 2026-11-27): plotly measures every text it draws.
+# numbers (the hover names each node, every head's title says its key/value head): plotly
+# measures every text it draws (README, "Where a rerun's time goes").
 LINK_COLOR = "rgba(128,128,128,0.55)"  # grey that reads on light and dark backgrounds
 _NODE_GAP_PX = 3
 

@@ -1,8 +1,8 @@
 """Figures from plain dicts: the one place where a plotly Figure is made.
 
 Building a figure through graph_objects' setters (`make_subplots`, `add_trace(row=, col=)`,
-`update_xaxes(row=, col=)`) validates and re-walks the whole figure on every call: about 100 ms
-for an 8-head grid whose data takes a few milliseconds. The builders of this package write the
+`update_xaxes(row=, col=)`) validates and re-walks the whole figure on every call, which costs
+far more than the data of an 8-head grid. The builders of this package write the
 same figure as plain dicts (`data`: a list of trace dicts, `layout`: a dict) and make the
 `go.Figure` once, without validation. The result is an ordinary `go.Figure` (st.plotly_chart
 takes it, `fig.data[0].z` reads it); tests/viz/test_figure_specs.py checks that validating every
@@ -28,7 +28,7 @@ from .theme import apply as apply_theme
 # plotly.js keeps the typed array it decodes from a trace's x, y or customdata beside the spec it
 # came in, and at the next Plotly.react with that same figure takes them for new data and draws
 # the whole chart again; Streamlit's chart calls it so right after it mounts a changed chart (a
-# second full draw: ~50-90 ms a heads step on the efficient page). Sent as lists they are left
+# second full draw of every changed chart). Sent as lists they are left
 # alone; a heatmap's z (the payload) stays a typed array, which does not do this.
 _LIST_KEYS = ("x", "y", "customdata")
 _LIST_MAX = 20_000  # values: past this the payload weighs more (a 512-token head's positions)

@@ -7,10 +7,9 @@ builds it again in an effect right after (a deep copy, with a new `layout.templa
 counts a new template (or a new `layout.meta`) as a new layout and redraws the whole chart, where
 an unchanged copy of every other layout key costs it a few milliseconds (same data revision:
 viz/revision.py). A chart is mounted afresh on every rerun that changes it, so each slider step
-drew each changed chart twice: about 30 ms more on the 8-head grid of the home page (CPU profile
-and stack of the second `Plotly.react`; bench/ui_latency.py: home 1.47-1.63x the floor with the
-theme, 1.28-1.37x without). So the app sends its charts with `theme=None`, no template and no
-`meta` (ui/widgets.plot), and every figure carries this style in its own layout (viz.figure).
+drew each changed chart twice (README, "Where a rerun's time goes"). So the app sends its
+charts with `theme=None`, no template and no `meta` (ui/widgets.plot), and every figure carries
+this style in its own layout (viz.figure).
 
 Colours: Streamlit's theme follows the browser (light or dark) and the server cannot know which,
 and no grey reads at 4.5:1 (WCAG 2.1 AA) on both backgrounds (white and #171614: a grey of 4.5:1

@@ -56,8 +56,8 @@ def training_curves(
     `total_steps` fixes the x range to the planned run, so a live curve grows from the left.
     """
     x, loss, token_acc, exact_acc = _steps(step, loss, token_acc, exact_acc)
-    # two stacked panels sharing x, laid out by hand: make_subplots costs ~80 ms a figure,
-    # too much for a live curve redrawn several times a second
+    # two stacked panels sharing x, laid out by hand: make_subplots validates the whole figure,
+    # too slow for a live curve redrawn several times a second
     names = (loss_label, token_label, exact_label)
     data = []
     for i, (name, y) in enumerate(zip(names, (loss, token_acc, exact_acc))):

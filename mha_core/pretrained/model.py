@@ -33,7 +33,7 @@ from .config import BertConfig
 def _empty(*shape: int, dtype: torch.dtype) -> torch.Tensor:
     """`torch.empty` for the big result buffers, allocated by NumPy: on Linux NumPy advises
     transparent huge pages for arrays over 4 MB, so filling the 75 MB of attentions at 512 tokens
-    takes ~40 page faults of 2 MB instead of ~18 000 of 4 kB (a fifth of a forward's time here).
+    takes ~40 page faults of 2 MB instead of ~18 000 of 4 kB.
     The tensor shares the array's memory; everything else about it is an ordinary tensor."""
     np_dtype = {torch.float32: np.float32, torch.float64: np.float64}.get(dtype)
     if np_dtype is None:

@@ -21,7 +21,7 @@ def _torch_threads(n: int | None) -> Iterator[None]:
     """Run torch ops with n intra-op threads, then restore the previous count.
 
     The tensors here are tiny (64 x 9 x 64): a second thread buys nothing, and on a busy
-    machine its synchronisation made a training step ~10x slower (measured on 2 shared cores).
+    machine its synchronisation made a training step many times slower.
     With OpenMP, `torch.set_num_threads` sets the calling thread's count and the default that
     new threads start with. Sessions of one server train in threads of their own, so the count
     from before the first of them entered is kept and every thread restores that one on

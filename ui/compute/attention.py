@@ -47,8 +47,8 @@ def tokenize(text: str, tokenizer: str, limit: int = MAX_TOKENS) -> TokenizedTex
 @st.cache_resource(max_entries=128, show_spinner=False)
 def sentence_attention(tokens: tuple[str, ...], config: AttentionConfig) -> SentenceAttention:
     """The attention of one sentence under one configuration, shared read-only by all sessions
-    (as the layers are): computing it takes ~7 ms at 512 tokens x 16 heads, and st.cache_data
-    spent ~43 ms pickling its 18 MB on a miss and ~20 ms unpickling them on every call."""
+    (as the layers are): st.cache_data would pickle its arrays on a miss and unpickle them on
+    every call, which costs more than computing them (README, "Where a rerun's time goes")."""
     return run_attention(list(tokens), config, attention_layer(config))
 
 

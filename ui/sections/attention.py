@@ -22,9 +22,9 @@ COLOUR_SCALES = ("shared", "per_head")  # one colour scale for every head, or on
 K_COLOUR_SCALE, K_PALETTE = "attention.colour_scale", "attention.palette"
 K_VIEW = "attention.view"
 K_HEAD = "attention.head"  # over widgets.GRID_FULL tokens: the head drawn token by token
-# Over widgets.GRID_FULL tokens the heads tab draws one of two charts (a seed step at 512 words x
-# 16 heads redrew both in ~750 ms, ~5.5x the floor page: bench/long_input.py): one head token
-# by token, every token shown (the default), or every head as block means
+# Over widgets.GRID_FULL tokens the heads view draws one of two charts, not both (redrawing both
+# made a step slow: bench/long_input.py): one head token by token, every token shown (the
+# default), or every head as block means
 K_LONG = "attention.long_view"
 LONG_VIEWS = ("head", "blocks")
 PARAMS = (

@@ -11,7 +11,7 @@ import importlib
 import pkgutil
 
 LANGS = {"en": "English", "zh": "中文"}
-# every module of this package is one page's table (common.py, home.py, scaling.py, ...)
+# every module of this package is one table: the shared texts (common.py) or one page's
 _MODULES = tuple(
     importlib.import_module(f"{__name__}.{m.name}") for m in pkgutil.iter_modules(__path__)
 )

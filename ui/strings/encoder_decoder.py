@@ -200,7 +200,7 @@ EN = {
     "encoder_decoder.drop.col_eval": "eval",
     "encoder_decoder.drop.col_train": "training",
     "encoder_decoder.drop.col_dropped": "dropped",
-    # closing note
+    # the page's last paragraph: what the tests check
     "encoder_decoder.checked.title": "What is checked against PyTorch",
     "encoder_decoder.checked.text": "This app's tests run its layers and PyTorch's on the same "
     "weights: `EncoderLayer` and `DecoderLayer` against `torch.nn.TransformerEncoderLayer` and "
