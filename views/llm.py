@@ -11,7 +11,7 @@ m = sections.load()  # here, not at import: the app starts without the model
 sections.intro(m)
 question = sections.question()
 temp, top_k, max_new = sections.settings()
-tabs = sections.views()
+views = sections.views()
 
 
 def ask() -> None:
@@ -26,4 +26,4 @@ def heads() -> None:
     sections.scores(ids)
 
 
-controls.draw_open(tabs, {"ask": ask, "heads": heads})
+controls.draw_open(views, {"ask": ask, "heads": heads})

@@ -1,4 +1,4 @@
-"""The home page's sections: one function per tab (every head, their mean, statistics, head
+"""The home page's sections: one function per view (every head, their mean, statistics, head
 similarity) and the downloads, each drawing the sidebar's sentence through the cached calls of
 `ui.compute.attention`. The page's own controls (keys "attention.*") are named here."""
 
