@@ -3,27 +3,17 @@ grouped-query attention, the KV cache, window / sink / global masks, FlashAttent
 
 import streamlit as st
 
+from mha_core.layer import valid_kv_head_counts
 from ui import controls, widgets
 from ui.i18n import t
 from ui.page import open_page
 from ui.sections import efficient as sections
-from ui.sections.efficient import (
-    K_BLOCK,
-    K_GLOBAL,
-    K_KV,
-    K_ROW,
-    K_STEP,
-    K_TILE,
-    K_VIEW,
-    PARAMS,
-    VIEWS,
-)
 
+settings = open_page("efficient", sections.PARAMS)
 ss = st.session_state
-settings = open_page("efficient", PARAMS)
 st.markdown(t("efficient.intro"))
 nh = settings.n_heads
-kv_options = sections.valid_kv_head_counts(nh)
+kv_options = valid_kv_head_counts(nh)
 # every view draws each head cell by cell: at most widgets.GRID_FULL tokens of them
 tokens = widgets.view_tokens(
     widgets.sentence_tokens(settings), widgets.GRID_FULL, t("efficient.tokens_capped")
@@ -32,11 +22,11 @@ config = settings.config(scoring="dot", scale=True)
 # the choices that depend on the tokens too, whichever view is open (a closed view's stale
 # choice would stay in the URL and change when the view opens)
 T = len(tokens)
-controls.clamp(K_STEP, range(min(T, sections.CACHE_STEPS)))
-row = controls.clamp(K_ROW, range(T))
-ss[K_GLOBAL] = [g for g in ss[K_GLOBAL] if g < T]
+controls.clamp(sections.K_STEP, range(min(T, sections.CACHE_STEPS)))
+row = controls.clamp(sections.K_ROW, range(T))
+ss[sections.K_GLOBAL] = [g for g in ss[sections.K_GLOBAL] if g < T]
 keys = row + 1 if config.mask == "causal" else T  # the keys row `row` reads, in tiles
-controls.clamp(K_TILE, range(-(-keys // ss[K_BLOCK])))
+controls.clamp(sections.K_TILE, range(-(-keys // ss[sections.K_BLOCK])))
 mask_text = t(f"efficient.mask.{config.mask}")
 st.caption(
     t("efficient.layer_note", d_model=config.d_model, nh=config.n_heads, d_k=config.d_k,
@@ -48,13 +38,14 @@ sentence = sections.Sentence(tokens, config)
 
 def _kv_heads() -> int:
     return controls.select_slider(
-        t("efficient.kv_heads"), kv_options, key=K_KV, help=t("efficient.kv_heads_help", nh=nh),
+        t("efficient.kv_heads"), kv_options, key=sections.K_KV,
+        help=t("efficient.kv_heads_help", nh=nh),
         stable=True,  # its options follow the heads: a heads step updates it, no new widget
     )  # fmt: skip
 
 
 # Only the open view is drawn: a sidebar step redraws one view's charts, not twelve.
-views = controls.enum_views("efficient.view", VIEWS, key=K_VIEW)
+views = controls.enum_views("efficient.view", sections.VIEWS, key=sections.K_VIEW)
 draw = {
     "gqa": lambda: sections.grouped(sentence, _kv_heads()),
     "cache": lambda: sections.kv_cache(sentence, _kv_heads()),

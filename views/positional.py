@@ -9,18 +9,10 @@ from ui.i18n import t
 from ui.numbers import num
 from ui.page import open_page
 from ui.sections import positional as sections
-from ui.sections.positional import (
-    D_MODEL_RANGE,
-    K_D_MODEL,
-    K_N_POSITIONS,
-    K_VIEW,
-    PARAMS,
-    POSITIONS_RANGE,
-    VIEWS,
-)
+from ui.sections.positional import K_D_MODEL, K_N_POSITIONS, K_VIEW, PARAMS, VIEWS
 
-ss = st.session_state
 settings = open_page("positional", PARAMS)
+ss = st.session_state
 st.markdown(t("positional.intro"))
 st.latex(
     r"PE_{(pos,\,2i)} = \sin\!\left(\frac{pos}{10000^{2i/d_{model}}}\right), \qquad "
@@ -36,14 +28,14 @@ def encoding() -> None:
     c1, c2 = st.columns(2)
     d_model = controls.slider(
         t("positional.d_model"),
-        *D_MODEL_RANGE,
+        *sections.D_MODEL_RANGE,
         step=2,
         key=K_D_MODEL,
         help=t("positional.d_model_help"),
         where=c1,
     )
     n_pos = controls.slider(
-        t("positional.n_positions"), *POSITIONS_RANGE, key=K_N_POSITIONS, where=c2
+        t("positional.n_positions"), *sections.POSITIONS_RANGE, key=K_N_POSITIONS, where=c2
     )
     table = compute.positional_table(n_pos, d_model)
     pe_norm, e_norm = compute.encoding_norms(n_pos, d_model)
