@@ -35,6 +35,7 @@ TEMPERATURES = temperature_grid()  # 0.25 ... 128, sqrt(2) apart
 K_VIEW = "scaling.view"  # the open view: only its sections are drawn
 VIEWS = ("spread", "saturation", "sentence")
 SAMPLES = (1_000, 2_000, 4_000, 8_000, 16_000)
+N_KEYS = Range(2, 64)  # the keys of the saturation view's softmax
 
 
 def _fmt_tau(tau: float) -> str:
@@ -45,7 +46,7 @@ PARAMS = (
     Param(K_DISTRIBUTION, "normal", OneOf(DISTRIBUTIONS)),
     Param(K_SAMPLES, 4_000, OneOf(SAMPLES, whole)),
     Param(K_HIST_D_K, 64, OneOf(D_K_GRID, whole)),
-    Param(K_N_KEYS, 16, Range(2, 64)),
+    Param(K_N_KEYS, 16, N_KEYS),
     # valid while its view is closed too
     Param(K_HEAD, 0, HEAD_INDEX, within=head_indices, fallback=0, depends_on=HEADS),
     # a temperature of the grid, as the slider writes it
@@ -132,7 +133,8 @@ def saturation(dist: str, n_samples: int, seed: int) -> None:
         r"\frac{\partial\, \mathrm{softmax}(z)_i}{\partial z_j} = p_i(\delta_{ij} - p_j), \qquad "
         r"\lVert J \rVert_F = \sqrt{\textstyle\sum_{i,j} J_{ij}^2}"
     )
-    controls.slider(t("scaling.n_keys"), 2, 64, key=K_N_KEYS, help=t("scaling.n_keys_help"))
+    lo, hi = N_KEYS.lo, N_KEYS.hi
+    controls.slider(t("scaling.n_keys"), lo, hi, key=K_N_KEYS, help=t("scaling.n_keys_help"))
     n_keys = int(ss[K_N_KEYS])
     curves = compute.saturation_curves(n_keys, n_samples, seed, dist)
     uniform = curves.uniform
