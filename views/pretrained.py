@@ -15,15 +15,8 @@ if not settings.text.strip():
     url.stop()
 with st.spinner(t("pretrained.loading")):
     cfg = compute.model().config
-st.write(
-    t(
-        "pretrained.intro",
-        layers=cfg.num_hidden_layers,
-        heads=cfg.num_attention_heads,
-        d_model=cfg.hidden_size,
-        d_k=cfg.d_k,
-    )
-)
+L, nh = cfg.num_hidden_layers, cfg.num_attention_heads
+st.write(t("pretrained.intro", layers=L, heads=nh, d_model=cfg.hidden_size, d_k=cfg.d_k))
 pair = controls.text(  # a text area: "Press Ctrl+Enter to apply" stays under a short text
     t("pretrained.pair"), key=K_PAIR, limit=PAIR_CHARS, area=True, help=t("pretrained.pair_help")
 )

@@ -166,15 +166,9 @@ def controls() -> None:
 def _buttons(choice: TrainChoice) -> None:
     """d_k of the next run, the Train / Stop buttons, and the last run's error if any."""
     ss = st.session_state
-    st.markdown(
-        t(
-            "train.d_k",
-            d_model=choice.d_model,
-            n_heads=choice.n_heads,
-            d_k=choice.d_k,
-            every=choice.snapshot_every,
-        )
-    )
+    c = choice  # d_k, and how often the run keeps a snapshot
+    text = t("train.d_k", d_model=c.d_model, n_heads=c.n_heads, d_k=c.d_k, every=c.snapshot_every)
+    st.markdown(text)
     live_run.buttons("train", _start)
     if ss.get(ERROR):
         st.error(t("msg.error", error=ss[ERROR]))
