@@ -79,7 +79,7 @@ if (k0, k1) != (0, dk):
     st.info(t("step.dk_window_note", start=k0, stop=k1 - 1, total=dk))
 st.caption(t("step.outline_note", i=query, h=head))
 
-view = sections.StepView(
+choice = sections.StepChoice(
     tokens=tokens,
     head=head,
     query=query,
@@ -106,7 +106,7 @@ views = controls.views(VIEWS, labels, key=K_VIEW)
 for i, (view_id, draw) in enumerate(zip(VIEWS, steps)):
     if views[view_id].open:
         with views[view_id]:
-            draw(s, view)
+            draw(s, choice)
             if i + 1 < len(steps):
                 st.button(
                     t("step.next", step=labels[i + 1]),

@@ -1,5 +1,5 @@
 """The Step by step page's sections: one function per step, each drawing from one head's
-`HeadSteps` and the reader's choices (`StepView`), nothing else."""
+`HeadSteps` and the reader's choices (`StepChoice`), nothing else."""
 
 from __future__ import annotations
 
@@ -75,7 +75,7 @@ class AxisLabels:
 
 
 @dataclass(frozen=True)
-class StepView:
+class StepChoice:
     """What the reader picked: the sentence, the head, the query, the dimension windows."""
 
     tokens: list[str]
@@ -105,7 +105,7 @@ def _title(key: str, **kw) -> Notation:
     return Notation(t(key, **kw))
 
 
-def token_by_dims(v: StepView, m, title, *, cols=None, highlight=True, block=None, below=False):
+def token_by_dims(v: StepChoice, m, title, *, cols=None, highlight=True, block=None, below=False):
     """A (T, dims) matrix, cropped to the dims window, the query row outlined; `below`: the
     colour bar under it (a chart in a narrow column)."""
     a, b = v.dims if cols is None else cols
@@ -124,7 +124,7 @@ def token_by_dims(v: StepView, m, title, *, cols=None, highlight=True, block=Non
     )
 
 
-def token_by_token(v: StepView, m, title, *, signed=True, palette=viz.DIVERGING, label=None):
+def token_by_token(v: StepChoice, m, title, *, signed=True, palette=viz.DIVERGING, label=None):
     """A (T, T) query x key matrix, the query row outlined."""
     return matrix_heatmap(
         m,
@@ -140,7 +140,7 @@ def token_by_token(v: StepView, m, title, *, signed=True, palette=viz.DIVERGING,
     )
 
 
-def input_x(s: HeadSteps, v: StepView) -> None:
+def input_x(s: HeadSteps, v: StepChoice) -> None:
     """Step 0: X = E + PE, the v.tokens as rows."""
     st.header(t("step.s0.title"))
     st.markdown(t("step.s0.text" if s.positional else "step.s0.text_nope"))
@@ -162,7 +162,7 @@ def input_x(s: HeadSteps, v: StepView) -> None:
             )
 
 
-def projections(s: HeadSteps, v: StepView) -> None:
+def projections(s: HeadSteps, v: StepChoice) -> None:
     """Step 1: W_Q^h, W_K^h, W_V^h and Q_h, K_h, V_h."""
     st.header(t("step.s1.title"))
     st.markdown(t("step.s1.text"))
@@ -197,7 +197,7 @@ def projections(s: HeadSteps, v: StepView) -> None:
         widgets.plot_at(fig, f"step.fig.{part}", col)
 
 
-def score_matrices(s: HeadSteps, v: StepView) -> None:
+def score_matrices(s: HeadSteps, v: StepChoice) -> None:
     """Step 2: scores Q_h K_h^T (or additive), the 1/sqrt(d_k) scaling and the mask."""
     additive = s.additive is not None
     st.header(t("step.s2.title_additive" if additive else "step.s2.title"))
@@ -259,7 +259,7 @@ def score_matrices(s: HeadSteps, v: StepView) -> None:
         st.markdown(t("step.mask.none"))
 
 
-def _additive_parts(s: HeadSteps, v: StepView) -> None:
+def _additive_parts(s: HeadSteps, v: StepChoice) -> None:
     """The additive scorer's own weights (W_q, W_k, v) and the features of the query's row."""
     a_cols = st.columns(3)
     for col, part, w in zip(a_cols, "qk", (s.additive.w_q, s.additive.w_k)):
@@ -297,7 +297,7 @@ def _additive_parts(s: HeadSteps, v: StepView) -> None:
     widgets.plot_at(fig, "step.fig.features")
 
 
-def softmax(s: HeadSteps, v: StepView) -> None:
+def softmax(s: HeadSteps, v: StepChoice) -> None:
     """Step 3: softmax (each row sums to 1) and the weighted sum of the values."""
     st.header(t("step.s3.title"))
     st.markdown(t("step.s3.text"))
@@ -341,13 +341,13 @@ def softmax(s: HeadSteps, v: StepView) -> None:
         )
 
 
-def softmax_and_sum(s: HeadSteps, v: StepView) -> None:
+def softmax_and_sum(s: HeadSteps, v: StepChoice) -> None:
     """Step 3 and, beside it, what the weighted sum does better than a plain sum."""
     softmax(s, v)
     naive_sum(s, v)
 
 
-def naive_sum(s: HeadSteps, v: StepView) -> None:
+def naive_sum(s: HeadSteps, v: StepChoice) -> None:
     """Before attention: the naive sum of values against attention, for the v.query."""
     st.subheader(t("step.naive.title"))
     st.markdown(t("step.naive.text"))
@@ -378,7 +378,7 @@ def naive_sum(s: HeadSteps, v: StepView) -> None:
     st.caption(t("step.naive.distance", dist=f"{s.naive_attention_distance:.6f}"))
 
 
-def concatenation(s: HeadSteps, v: StepView) -> None:
+def concatenation(s: HeadSteps, v: StepChoice) -> None:
     """Step 4: the heads side by side."""
     st.header(t("step.s4.title"))
     st.markdown(t("step.s4.text", h=v.head, start=v.h0, stop=v.h1 - 1))
@@ -389,7 +389,7 @@ def concatenation(s: HeadSteps, v: StepView) -> None:
     widgets.plot_at(fig, "step.fig.concat")
 
 
-def final_projection(s: HeadSteps, v: StepView) -> None:
+def final_projection(s: HeadSteps, v: StepChoice) -> None:
     """Step 5: W_O and the final output."""
     st.header(t("step.s5.title"))
     st.markdown(t("step.s5.text", h=v.head))
