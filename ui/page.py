@@ -26,3 +26,11 @@ def open_page(name: str, page_params: Sequence[Param] = ()) -> state.Settings:
         if options is not None:
             controls.clamp(p.key, options, *(() if p.fallback is NEAREST else (p.fallback,)))
     return settings
+
+
+def clamp_to_tokens(page_params: Sequence[Param], n_tokens: int) -> None:
+    """Clamp the page's controls that pick among the sentence's tokens (`Param.for_tokens`) to
+    a sentence of `n_tokens`, whichever view is open."""
+    for p in page_params:
+        if p.for_tokens is not None:
+            controls.clamp(p.key, p.for_tokens(n_tokens))

@@ -87,6 +87,8 @@ class Param:
     - `within`: the sidebar's settings -> the options it is clamped to when the page opens (None:
       no clamp then), to `fallback` or else the nearest one, so that a choice whose widget is
       not drawn (a closed view) stays valid and the URL never holds a stale one.
+    - `for_tokens`: the number of the sentence's tokens -> the options it is clamped to once
+      the page has its tokens (`ui.page.clamp_to_tokens`), for a closed view's choice too.
     - `depends_on`: the URL names of the settings whose change may change it (a clamp); any
       other change of it is a lost setting (the sequence tests check this).
     - `in_url`: whether its value is mirrored in the URL now (None: always).
@@ -97,6 +99,7 @@ class Param:
     parse: Callable[[str], Any] | None = None
     within: Callable[[Settings], Sequence | None] | None = None
     fallback: Any = NEAREST
+    for_tokens: Callable[[int], Sequence] | None = None
     depends_on: frozenset[str] = frozenset()
     in_url: Callable[[Any], bool] | None = None
 

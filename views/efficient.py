@@ -6,7 +6,7 @@ import streamlit as st
 from mha_core.layer import valid_kv_head_counts
 from ui import controls, widgets
 from ui.i18n import t
-from ui.page import open_page
+from ui.page import clamp_to_tokens, open_page
 from ui.sections import efficient as sections
 
 settings = open_page("efficient", sections.PARAMS)
@@ -22,8 +22,8 @@ config = settings.config(scoring="dot", scale=True)
 # the choices that depend on the tokens too, whichever view is open (a closed view's stale
 # choice would stay in the URL and change when the view opens)
 T = len(tokens)
-controls.clamp(sections.K_STEP, range(min(T, sections.CACHE_STEPS)))
-row = controls.clamp(sections.K_ROW, range(T))
+clamp_to_tokens(sections.PARAMS, T)  # the cache's step, the query row
+row = ss[sections.K_ROW]
 ss[sections.K_GLOBAL] = [g for g in ss[sections.K_GLOBAL] if g < T]
 keys = row + 1 if config.mask == "causal" else T  # the keys row `row` reads, in tiles
 controls.clamp(sections.K_TILE, range(-(-keys // ss[sections.K_BLOCK])))

@@ -8,7 +8,7 @@ from ui import controls, url, widgets
 from ui.compute import pretrained
 from ui.compute import reading as compute
 from ui.i18n import t
-from ui.page import open_page
+from ui.page import clamp_to_tokens, open_page
 from ui.sections import reading as sections
 from ui.sections.reading import (
     K_FILTER,
@@ -61,7 +61,7 @@ elif mode == "top_k":
 filt = sections.Filter(mode, st.session_state[K_THRESHOLD], st.session_state[K_TOP_K])
 
 sentence = sections.Sentence(text, tokens, tr.attentions.numpy())
-sections.clamp_token_choices(tokens)
+clamp_to_tokens(PARAMS, len(tokens))
 views = controls.enum_views("reading.view", VIEWS, key=K_VIEW)
 controls.draw_open(
     views,

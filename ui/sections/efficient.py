@@ -72,6 +72,10 @@ def _parse_global(raw: str) -> list[int]:
     return tokens
 
 
+def _cache_steps(n_tokens: int) -> range:
+    return range(min(n_tokens, CACHE_STEPS))
+
+
 def _kv_options(s: Settings) -> list[int]:
     return valid_kv_head_counts(s.n_heads)
 
@@ -80,7 +84,8 @@ PARAMS = (
     # the choices that depend on the heads stay valid while their views are closed, and while
     # an empty sentence stops the page; those that depend on the tokens are clamped by the view
     Param(K_KV, lambda s: s.n_heads, Range(1, MAX_HEADS), within=_kv_options, depends_on=HEADS),
-    Param(K_STEP, CACHE_STEPS - 1, TOKEN_INDEX, depends_on=TOKENS),  # the last step (clamped)
+    # the last step the sentence has (clamped)
+    Param(K_STEP, CACHE_STEPS - 1, TOKEN_INDEX, for_tokens=_cache_steps, depends_on=TOKENS),
     Param(K_MODEL, "Llama-3-8B", OneOf(MODELS)),
     Param(K_TOKENS, 8192, Range(1, MAX_CONTEXT)),
     Param(K_BATCH, 1, Range(1, MAX_BATCH)),
@@ -91,7 +96,7 @@ PARAMS = (
     Param(K_LAYERS, 2, Range(1, MAX_LAYERS)),
     Param(K_BLOCK, 4, OneOf(BLOCKS, whole)),
     Param(K_HEAD, 0, HEAD_INDEX, within=head_indices, depends_on=HEADS),
-    Param(K_ROW, 0, TOKEN_INDEX, depends_on=TOKENS),
+    Param(K_ROW, 0, TOKEN_INDEX, for_tokens=range, depends_on=TOKENS),
     Param(K_TILE, 0, TOKEN_INDEX, depends_on=TOKENS | {"block", "row"}),
     Param(K_VIEW, VIEWS[0], OneOf(VIEWS)),
 )

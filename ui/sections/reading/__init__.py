@@ -68,6 +68,16 @@ def _parse_token(raw: str) -> int:
     return ALL if raw == str(ALL) else TOKEN_INDEX(raw)
 
 
+def _lines_tokens(n: int) -> list[int]:
+    """The lines view's token picker: every token (ALL) or one of the first LINES_TOKENS."""
+    return [ALL, *range(min(n, LINES_TOKENS))]
+
+
+def _qk_queries(n: int) -> list[int]:
+    """The query/key map's query picker: none (ALL) or any token."""
+    return [ALL, *range(n)]
+
+
 HEADS_OF_MINILM = index(MINILM.num_attention_heads)
 PARAMS = (
     Param(K_LAYER, 0, index(MINILM.num_hidden_layers)),
@@ -76,12 +86,13 @@ PARAMS = (
     Param(K_THRESHOLD, 0.05, OneOf(THRESHOLDS, float)),
     Param(K_TOP_K, 3, Range(1, TOP_K_MAX)),
     Param(K_LINES_HEADS, [0, 1, 2], _parse_heads),
-    # the token pickers are clamped to the sentence by the view (`clamp_token_choices`)
-    Param(K_LINES_TOKEN, ALL, _parse_token, depends_on=TOKENS),
+    # the token pickers stay valid for the sentence in every view, open or closed (a choice in
+    # the URL never changes when its view opens)
+    Param(K_LINES_TOKEN, ALL, _parse_token, for_tokens=_lines_tokens, depends_on=TOKENS),
     Param(K_LINES_SIDE, "query", OneOf(SIDES)),
     Param(K_RESIDUAL, True, parse_bool),
     Param(K_QK_TRANSLATE, True, parse_bool),
-    Param(K_QK_QUERY, ALL, _parse_token, depends_on=TOKENS),
+    Param(K_QK_QUERY, ALL, _parse_token, for_tokens=_qk_queries, depends_on=TOKENS),
     Param(K_VIEW, VIEWS[0], OneOf(VIEWS)),
 )
 
@@ -109,23 +120,6 @@ class Filter:
     def caption(self, f: FilteredAttention) -> None:
         if self.mode != "none":
             st.caption(t("reading.hidden", share=f.hidden_share, n=f.n_hidden, total=f.hidden.size))
-
-
-def _lines_tokens(n: int) -> list[int]:
-    """The lines view's token picker: every token (ALL) or one of the first LINES_TOKENS."""
-    return [ALL, *range(min(n, LINES_TOKENS))]
-
-
-def _qk_queries(n: int) -> list[int]:
-    """The query/key map's query picker: none (ALL) or any token."""
-    return [ALL, *range(n)]
-
-
-def clamp_token_choices(tokens: list[str]) -> None:
-    """Keep the token pickers of every view valid for this sentence, open or closed (a choice
-    in the URL never changes when its view opens)."""
-    controls.clamp(K_LINES_TOKEN, _lines_tokens(len(tokens)))
-    controls.clamp(K_QK_QUERY, _qk_queries(len(tokens)))
 
 
 def _token_option(tokens: list[str]):
