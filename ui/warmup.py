@@ -32,7 +32,7 @@ import threading
 from pathlib import Path
 
 # What the router and the home page import; streamlit.emojis: the router's emoji page icons make
-# Streamlit import it, and the import compiles its emoji pattern (~0.3 s of the first run)
+# Streamlit import it, and the import compiles its emoji pattern (slow, on the first run)
 MODULES = (
     "ui.url", "ui.sidebar", "ui.failover", "ui.memory", "ui.sections.attention", "viz",
     "streamlit.emojis",

@@ -170,8 +170,7 @@ def saturation(dist: str, n_samples: int, seed: int) -> None:
 
 
 # The section's sweep recomputes softmax and its Jacobian for every row of every head at each
-# of 22 temperatures: O(heads x T^2 x 22) in float64, a minute at 16 heads x 512 tokens on a
-# busy 2-core machine, ~3 s at 128.
+# of 22 temperatures: O(heads x T^2 x 22) in float64, so it reads at most this many tokens.
 SENTENCE_TOKENS = 128
 
 
