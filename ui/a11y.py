@@ -25,6 +25,9 @@ def _rgb(colour: str) -> str:
     return f"rgb({r}, {g}, {b})"
 
 
+# The theme's primary colours (.streamlit/config.toml): a focus ring in them reads at 3:1 and more
+FOCUS, FOCUS_DARK = "#B02E3C", "#EC7580"
+
 STYLE = f"""<style>
 /* Chart text: the figures carry the light theme's grey (viz/theme.py: they are drawn without
    Streamlit's theme); on the dark page the text in that grey takes the dark theme's. No grey
@@ -42,6 +45,19 @@ STYLE = f"""<style>
 /* A display formula wider than the screen scrolls sideways: it takes the keyboard's focus
    (the script below) and shows it. */
 .katex-display:focus-visible {{ outline: 2px solid currentColor; outline-offset: 2px; }}
+/* Focus visible on every control (WCAG 2.4.7), in the theme's primary colour (3:1 and more on
+   both backgrounds): the controls where Streamlit draws no ring of its own (the page links, a
+   table's toolbar and cells, a number box) and the label of a radio or a switch, whose input
+   is invisible. */
+[data-testid="stSidebarNavLink"]:focus-visible,
+[data-testid="stBaseButton-elementToolbar"]:focus-visible,
+[data-testid="stDataFrameResizable"] :focus-visible,
+[data-baseweb="input"]:has(input:focus-visible),
+[data-baseweb="select"]:has(input:focus-visible),
+label:has(input:focus-visible) {{
+  outline: 2px solid light-dark({FOCUS}, {FOCUS_DARK}) !important;
+  outline-offset: 2px;
+}}
 /* A chart's name (`chart_name`): read by a screen reader, not shown; its element takes no room
    (taken out of the column's flow, so no gap either). */
 .lens-chart-name {{

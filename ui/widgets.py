@@ -127,9 +127,10 @@ def plot(fig, key: str, where=None, *, on_select=None, focus=None) -> None:
         sentence = focus_sentence(heads)
         if sentence:
             where.caption(sentence)
-    if a11y.table_mode():
+    if a11y.table_mode() and parts:
+        box = where.container(key=f"{key}.tables")  # class "st-key-<key>-tables"
         for i, part in enumerate(parts):
-            chart_table(part, f"{key}.table{i}", where)
+            chart_table(part, f"{key}.table{i}", box)
 
 
 def _words(names: list[str], most: int = 4) -> str:
