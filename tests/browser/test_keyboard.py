@@ -84,8 +84,12 @@ def _url_changed(pg, before: dict, name: str | None) -> None:
     return eventually(check)
 
 
-_SELECTED = """(n) => {
-  const cells = [...document.querySelectorAll('[data-testid=stDataFrame] [role=gridcell]')]
+# The cell selected in the table that has the focus, as its grid's table (for screen readers)
+# marks it, with the label of its column
+_SELECTED = """() => {
+  const grid = document.activeElement.closest('[data-testid=stDataFrame]');
+  if (!grid) return null;
+  const cells = [...grid.querySelectorAll('[role=gridcell]')]
     .filter(c => c.getAttribute('aria-selected') === 'true');
   if (cells.length !== 1) return null;
   const c = cells[0], table = c.closest('table');
