@@ -94,7 +94,7 @@ if (!window.__lensKatexFocus) {
   const name = n => {
     n.id = n.id || 'lens-name-' + n.dataset.chart;
     const box = document.querySelector('.st-key-' + n.dataset.chart);
-    const chart = box && (box.querySelector('[data-testid="stPlotlyChart"]') || box);
+    const chart = box && box.querySelector('[data-testid="stPlotlyChart"]');  // once drawn
     if (chart && chart.getAttribute('aria-labelledby') !== n.id) {
       chart.setAttribute('role', 'figure');
       chart.setAttribute('aria-labelledby', n.id);
