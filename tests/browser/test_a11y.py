@@ -4,6 +4,10 @@ and 390 px wide. On a page with views, a second view is opened and checked too.
 
 One server for the module, one page load per page. Set A11Y_SHOTS=<folder> to keep a screenshot
 of each state checked (look at them) and axe's counts (axe.jsonl).
+
+Also here, on the same server: the charts' names in the accessibility tree and their tables
+under axe (ui/widgets.plot), reflow at 320 px and at 200% zoom (WCAG 1.4.10) on every page, and
+reduced motion during live training. The keyboard has its own module (test_keyboard.py).
 """
 
 from __future__ import annotations
@@ -175,6 +179,26 @@ def test_charts_are_named_in_the_accessibility_tree(app_url, page, path, name):
         expect(chart).to_have_accessible_name(text)
     page.get_by_text("中文", exact=True).click()
     expect(page.get_by_role("figure", name=re.compile(r"个头|热力图")).first).to_be_attached()
+
+
+@pytest.mark.parametrize("path", ["", "pretrained"])
+def test_chart_tables_meet_wcag_21_aa(app_url, browser, path):
+    """With "Show charts as tables" on (table=1): the tables, their captions and the sentences under
+    the head grids pass axe too, light and dark."""
+    context = browser.new_context(viewport=WIDTHS["wide"], color_scheme="light")
+    found: dict = {}
+    try:
+        pg = context.new_page()
+        pg.goto(f"{app_url}/{path}?table=1")
+        _drawn(pg)
+        pg.wait_for_selector('[data-testid="stMain"] [data-testid="stDataFrame"]')
+        _check(pg, found, f"{path or 'home'}-tables-light-wide")
+        _scheme(pg, "dark")
+        _check(pg, found, f"{path or 'home'}-tables-dark-wide")
+    finally:
+        context.close()
+    found = {name: rules for name, rules in found.items() if rules}
+    assert not found, _report(found)
 
 
 # --- Reflow: 320 CSS px (WCAG 1.4.10) and 200% zoom -----------------------------------------
