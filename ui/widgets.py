@@ -81,8 +81,10 @@ _PHONE_RULES = " ".join(
 PHONE_CSS = f"<style>@media (max-width: 480px) {{{_PHONE_RULES}}}</style>"
 
 
-def _phone_suffix(meta: dict) -> str:
+def _phone_suffix(fig) -> str:
     """The container key's suffix that thins the chart's labels on a phone ("" for none)."""
+    meta = fig.layout.meta if isinstance(fig.layout.meta, dict) else {}
+    meta = meta or getattr(fig, "_lens_meta", None) or {}  # a figure drawn before (`plot`)
     k = int(meta.get(viz.PHONE_X_STEP, 1))
     return f"-phone-x{min(k, _PHONE_STEPS[-1])}" if k > 1 else ""
 
@@ -100,10 +102,10 @@ def plot(fig, key: str, where=None, *, on_select=None, focus=None) -> None:
     as tables under it when "Show charts as tables" is on, and under a head grid of attention
     weights one computed sentence on where its strongest heads look (`focus`: the weights,
     tokens and titles to read it from, when they are not the ones drawn)."""
+    suffix = _phone_suffix(fig)
     meta = fig._layout.pop("meta", None)  # read here; sent, a new copy of it redraws the chart
-    meta = meta if isinstance(meta, dict) else getattr(fig, "_lens_meta", None) or {}
-    fig._lens_meta = meta  # a figure drawn twice keeps what it says
-    suffix = _phone_suffix(meta)
+    if isinstance(meta, dict):
+        fig._lens_meta = meta  # a figure drawn twice keeps what it says
     # its margins were fitted to the labels where it was built (viz.figure: the browser draws it
     # once); an unchanged chart is not drawn again on a rerun (viz/revision.py)
     stamp(fig)
