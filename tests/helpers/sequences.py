@@ -53,6 +53,7 @@ SHARED = {
     "scale": [True, False],
     "mask": ["none", "causal"],
     "scoring": ["dot", "additive"],
+    "table": [True, False],  # "Show charts as tables" (ui/a11y.py): every chart's numbers
 }
 
 # The values to try of a page's own controls, where its declaration (`PARAMS` in
