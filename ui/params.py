@@ -54,6 +54,20 @@ class OneOf:
         return self.options[self.options.index(value)]
 
 
+@dataclass(frozen=True)
+class Distinct:
+    """A URL value that is a comma-separated list of at most `most` distinct `item`s ("": none)."""
+
+    item: Callable[[str], Any]
+    most: int
+
+    def __call__(self, raw: str) -> list:
+        values = [self.item(part) for part in raw.split(",")] if raw else []
+        if len(set(values)) != len(values) or len(values) > self.most:
+            raise ValueError(raw)
+        return values
+
+
 def whole(raw: str) -> int:
     """A whole number as the URL writes it (digits only), for `OneOf` over numbers."""
     return parse_int(raw, 0, 10**9 - 1)

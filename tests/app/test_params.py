@@ -10,7 +10,7 @@ from tests.helpers.app import run_app
 from tests.helpers.depends import page_params
 from ui import params, state, url
 from ui.pages import IDS
-from ui.params import HEAD_INDEX, NO_DEFAULT, OneOf, Param, Range, index
+from ui.params import HEAD_INDEX, NO_DEFAULT, Distinct, OneOf, Param, Range, index
 from ui.state import MAX_HEADS, Settings
 
 
@@ -24,6 +24,10 @@ def test_range_and_one_of_parse_as_the_url_writes():
     assert OneOf((0.0, 0.7), float)("0.7") == 0.7
     with pytest.raises(ValueError):
         OneOf(("a", "b"))("c")
+    assert Distinct(index(8), 3)("") == [] and Distinct(index(8), 3)("4,0") == [4, 0]
+    for bad in ("1,1", "0,1,2,3", "8", "1,", ","):
+        with pytest.raises(ValueError):
+            Distinct(index(8), 3)(bad)
 
 
 def test_derived_defaults_parsers_and_depends():

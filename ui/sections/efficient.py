@@ -29,6 +29,7 @@ from ui.params import (
     HEADS,
     TOKEN_INDEX,
     TOKENS,
+    Distinct,
     OneOf,
     Param,
     Range,
@@ -65,13 +66,6 @@ K_VIEW = "efficient.view"  # the open view: only its sections are drawn
 VIEWS = ("gqa", "cache", "calculator", "masks", "flash")
 
 
-def _parse_global(raw: str) -> list[int]:
-    tokens = [TOKEN_INDEX(part) for part in raw.split(",")] if raw else []
-    if len(set(tokens)) != len(tokens) or len(tokens) > MAX_GLOBAL:
-        raise ValueError(raw)
-    return tokens
-
-
 def _cache_steps(n_tokens: int) -> range:
     return range(min(n_tokens, CACHE_STEPS))
 
@@ -92,7 +86,7 @@ PARAMS = (
     Param(K_DTYPE, "bfloat16", OneOf(DTYPES)),
     Param(K_WINDOW, 3, Range(1, MAX_WINDOW), depends_on=TOKENS),
     Param(K_SINKS, 0, Range(0, MAX_SINKS), depends_on=TOKENS),
-    Param(K_GLOBAL, [], _parse_global, depends_on=TOKENS),
+    Param(K_GLOBAL, [], Distinct(TOKEN_INDEX, MAX_GLOBAL), depends_on=TOKENS),
     Param(K_LAYERS, 2, Range(1, MAX_LAYERS)),
     Param(K_BLOCK, 4, OneOf(BLOCKS, whole)),
     Param(K_HEAD, 0, HEAD_INDEX, within=head_indices, depends_on=HEADS),

@@ -13,7 +13,7 @@ from ui import controls, url, widgets
 from ui.compute import positional as compute
 from ui.i18n import t
 from ui.numbers import num
-from ui.params import HEAD_INDEX, HEADS, OneOf, Param, Range, head_indices, index
+from ui.params import HEAD_INDEX, HEADS, Distinct, OneOf, Param, Range, head_indices, index
 from ui.state import D_MODELS, MAX_SEED, Settings, parse_int
 from viz import positional as pviz
 
@@ -356,11 +356,7 @@ def _parse_even(raw: str) -> int:
     return value
 
 
-def _parse_dims(raw: str) -> list[int]:
-    dims = [parse_int(part, 0, D_MODEL_RANGE[1] - 1) for part in raw.split(",")] if raw else []
-    if len(dims) > MAX_DIMS or len(set(dims)) != len(dims):
-        raise ValueError(raw)
-    return dims
+_DIMS = Distinct(index(D_MODEL_RANGE[1]), MAX_DIMS)  # the curves' dimensions, as a link lists them
 
 
 def _rope_pairs(s: Settings) -> range | None:
@@ -374,7 +370,7 @@ PARAMS = (
     Param(K_D_MODEL, 64, _parse_even),
     Param(K_N_POSITIONS, 64, Range(*POSITIONS_RANGE)),
     # None: a few fast and slow ones for the chosen d_model
-    Param(K_DIMS, None, _parse_dims, depends_on=frozenset({"pe_d_model"})),
+    Param(K_DIMS, None, _DIMS, depends_on=frozenset({"pe_d_model"})),
     Param(K_ANCHOR, 32, Range(0, POSITIONS_RANGE[1] - 1), depends_on=frozenset({"n_positions"})),
     Param(K_SHUFFLE_SEED, 0, Range(0, MAX_SEED)),
     Param(K_HEAD, 0, HEAD_INDEX, within=head_indices, fallback=0, depends_on=HEADS),

@@ -16,7 +16,7 @@ from ui import controls, widgets
 from ui.compute import reading as compute
 from ui.i18n import t
 from ui.numbers import num
-from ui.params import TOKEN_INDEX, TOKENS, OneOf, Param, Range, index
+from ui.params import TOKEN_INDEX, TOKENS, Distinct, OneOf, Param, Range, index
 from ui.sections.reading.corpus import corpus as corpus  # the last section, in its own module
 from ui.sections.reading.corpus import share_figure
 from ui.state import parse_bool
@@ -57,13 +57,6 @@ VIEWS = ("lines", "norms", "rollout", "ablation", "qk", "corpus")
 MINILM = BertConfig()  # all-MiniLM-L6-v2's shape: links are checked against it before loading
 
 
-def _parse_heads(raw: str) -> list[int]:
-    heads = [HEADS_OF_MINILM(part) for part in raw.split(",")] if raw else []
-    if len(set(heads)) != len(heads) or len(heads) > MAX_LINE_HEADS:
-        raise ValueError(raw)
-    return heads
-
-
 def _parse_token(raw: str) -> int:
     return ALL if raw == str(ALL) else TOKEN_INDEX(raw)
 
@@ -78,14 +71,13 @@ def _qk_queries(n: int) -> list[int]:
     return [ALL, *range(n)]
 
 
-HEADS_OF_MINILM = index(MINILM.num_attention_heads)
 PARAMS = (
     Param(K_LAYER, 0, index(MINILM.num_hidden_layers)),
-    Param(K_HEAD, 0, HEADS_OF_MINILM),
+    Param(K_HEAD, 0, index(MINILM.num_attention_heads)),
     Param(K_FILTER, "none", OneOf(FILTERS)),
     Param(K_THRESHOLD, 0.05, OneOf(THRESHOLDS, float)),
     Param(K_TOP_K, 3, Range(1, TOP_K_MAX)),
-    Param(K_LINES_HEADS, [0, 1, 2], _parse_heads),
+    Param(K_LINES_HEADS, [0, 1, 2], Distinct(index(MINILM.num_attention_heads), MAX_LINE_HEADS)),
     # the token pickers stay valid for the sentence in every view, open or closed (a choice in
     # the URL never changes when its view opens)
     Param(K_LINES_TOKEN, ALL, _parse_token, for_tokens=_lines_tokens, depends_on=TOKENS),
