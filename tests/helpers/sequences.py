@@ -174,6 +174,9 @@ CONTROLS: dict[str, dict[str, list]] = {
         llm.K_HEAD: [0, 4, 8],
         llm.K_QUERY: [llm.LAST, 0, 5, 300],
         llm.K_SCORE: list(llm.SCORES),
+        llm.K_SOURCE: list(llm.SOURCES),
+        llm.K_STAGE: list(llm.STAGES),
+        llm.K_PAIR: [0, 5, llm.N_PAIRS - 1],
     },
 }
 # buttons a user presses, by the start of their keys ("<page>.<name>"); training, ablation and
