@@ -147,7 +147,7 @@ def rope_pair(
                 "line": {
                     "color": color,
                     "width": 3 if after else 2,
-                    "dash": None if after else "dot",
+                    **({} if after else {"dash": "dot"}),
                 },
                 "marker": {"size": [0, 10], "color": color},
                 "customdata": [[float(p[0]), float(p[1]), length, angle]] * 2,
