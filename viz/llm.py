@@ -159,7 +159,7 @@ def rope_pair(
         )
     axis = {"range": [-1.15, 1.15], "zeroline": True, "showgrid": False, "tickvals": [-1, 0, 1]}
     layout = {
-        "xaxis": {**axis},
+        "xaxis": {**axis, "constrain": "domain"},  # the circle narrows the plot, not the range
         "yaxis": {**axis, "scaleanchor": "x", "scaleratio": 1},
         "legend": {"orientation": "h", "y": -0.12},
         "showlegend": True,

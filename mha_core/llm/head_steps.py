@@ -59,12 +59,18 @@ class HeadSteps:
     def n_tokens(self) -> int:
         return self.scores.shape[0]
 
-    def pair(self, i: int) -> PairTurn:
-        """Pair i of q and of the most-attended key, before and after RoPE."""
+    def pair(self, i: int, key: int | None = None) -> PairTurn:
+        """Pair i of q and of one key (default: the most-attended key after position 0, whose
+        pair RoPE does not turn; position 0 when the query is 0), before and after RoPE."""
         hs = self.q.shape[0]
         if not 0 <= i < hs // 2:
             raise ValueError(f"pair must be in 0 .. {hs // 2 - 1}, got {i}")
-        j = int(np.argmax(self.weights))
+        if key is None:
+            j = 1 + int(np.argmax(self.weights[1 : self.query + 1])) if self.query else 0
+        elif 0 <= key <= self.query:
+            j = int(key)
+        else:
+            raise ValueError(f"key must be in 0 .. {self.query} (the keys the query sees)")
         dims = [i, i + hs // 2]
         return PairTurn(
             index=i,
@@ -86,7 +92,7 @@ class PairTurn:
     their dot product depends on the offset (query - key) * w_i only."""
 
     index: int
-    key: int  # the key's position (the most-attended one)
+    key: int  # the key's position
     frequency: float  # w_i, radians per position
     q: np.ndarray  # (2,) before RoPE
     q_rot: np.ndarray  # (2,) after

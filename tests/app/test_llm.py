@@ -201,7 +201,7 @@ def test_one_head_step_by_step_is_the_traces_arithmetic(m, stage):
         after = np.array(data[2]["customdata"][0][:2])  # q turned, its real coordinates
         np.testing.assert_allclose(after, tr.layers[layer].attn.q[0, head, query, [0, 32]],
                                    atol=1e-5)  # fmt: skip
-        assert "1 rad per position" in text and p.key == int(np.argmax(row))
+        assert "1 rad per position" in text and p.key == 1 + int(np.argmax(row[1 : query + 1]))
     elif stage == "scores":
         z = plotly_array(figure(at, "llm.one_weights_fig")["data"][0]["z"])
         np.testing.assert_allclose(z[0], row, atol=1e-5)
@@ -257,6 +257,8 @@ def test_mean_distance_of_every_head_and_the_sentence_from_it(m):
     assert f"the shortest is layer {lo[0]} head {lo[1]}," in text
     assert f"the longest layer {hi[0]} head {hi[1]}," in text
     assert f"{(sc.distance < 2).sum()} of the 270 heads stay within 2 tokens" in text
+    long = sc.distance > (len(ids) - 1) / 4
+    assert f"and {(long & (sc.sink > 0.5)).sum()} of those {long.sum()} put more" in text
     if sc.sink[hi] > 0.5:
         assert f"puts {sc.sink[hi]:.2f} of its weight on position 0" in text
 

@@ -76,9 +76,12 @@ def test_rope_turns_each_pair_by_its_position(llm, ids):
         c, sn = np.cos(offset), np.sin(offset)
         q_rel = np.array([c * p.q[0] - sn * p.q[1], sn * p.q[0] + c * p.q[1]])
         assert float(p.q_rot @ p.k_rot) == pytest.approx(float(q_rel @ p.k), abs=1e-5)
-        assert p.key == int(np.argmax(s.weights))
+        assert p.key == 1 + int(np.argmax(s.weights[1 : query + 1]))  # not position 0
+        assert s.pair(i, key=0).k_angle == 0.0  # position 0: not turned
     with pytest.raises(ValueError, match="pair"):
         s.pair(32)
+    with pytest.raises(ValueError, match="key must be in 0 .. 9"):
+        s.pair(0, key=10)
 
 
 def test_a_512_token_text(llm):

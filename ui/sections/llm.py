@@ -417,10 +417,15 @@ def memory(m, n_tokens: int) -> None:
 
 
 # --- One head, step by step ------------------------------------------------------------------
+ROW_HEIGHT = 190  # a chart of one vector; each more row adds VECTOR_ROW_PX
+VECTOR_ROW_PX = 40
+
+
 def _vector(values, names: list[str], *, key: str, title: str, col_title: str, signed=True):
     """Vectors (each one row) as one heatmap, exact values on hover."""
+    values = np.atleast_2d(np.asarray(values))
     fig = matrix_heatmap(
-        np.atleast_2d(np.asarray(values)),
+        values,
         names,
         None,
         title=title,
@@ -428,6 +433,7 @@ def _vector(values, names: list[str], *, key: str, title: str, col_title: str, s
         value_label=t("llm.value"),
         signed=signed,
         colorbar_below=True,
+        height=ROW_HEIGHT + VECTOR_ROW_PX * (len(values) - 1),
     )
     widgets.plot(fig, key=key)
 
@@ -510,12 +516,13 @@ def one_head(m, ids: tuple[int, ...], tokens: list[str], layer: int, head: int, 
             np.stack([s.scores, masked]), [t("llm.one.raw"), t("llm.one.masked")],
             tokens, title=t("llm.one.scores_fig"), col_title=t("llm.key_word"),
             value_label=t("llm.value"), colorbar_below=True,
+            height=ROW_HEIGHT + 60 + VECTOR_ROW_PX,
         )  # fmt: skip
         widgets.plot(fig, key="llm.one_scores_fig")
         fig = matrix_heatmap(
             s.weights[None], [t("llm.weight")], tokens, title=t("llm.one.weights_fig"),
             col_title=t("llm.key_word"), value_label=t("llm.weight"), signed=False,
-            colorbar_below=True,
+            colorscale="Viridis", colorbar_below=True, height=ROW_HEIGHT + 60,
         )  # fmt: skip
         widgets.plot(fig, key="llm.one_weights_fig")
 
@@ -564,7 +571,7 @@ def lens(m, ids: tuple[int, ...], tokens: list[str], query: int) -> None:
     rows = [
         {
             t("llm.col.layer"): t("llm.lens_embed") if i == 0 else t("llm.lens_after", i=i - 1),
-            t("llm.col.top"): names[i],
+            t("llm.col.top"): repr(names[i]),
             t("llm.col.top_p"): round(float(lz.top_probs[i, 0]), 4),
             t("llm.col.rank", word=repr(word)): int(lz.rank[i]),
             t("llm.col.p", word=repr(word)): round(float(lz.prob[i]), 4),
@@ -610,7 +617,8 @@ def distance(ids: tuple[int, ...]) -> None:
     st.markdown(
         t("llm.dist_result", n=T, lo_layer=lo[0], lo_head=lo[1], lo=num(float(d[lo])),
           hi_layer=hi[0], hi_head=hi[1], hi=num(float(d[hi])),
-          short=int((d < 2).sum()), long=int((d > even).sum()), even=num(even), total=d.size)
+          short=int((d < 2).sum()), long=int((d > even).sum()), even=num(even), total=d.size,
+          long_sink=int(((d > even) & (np.nan_to_num(sc.sink) > 0.5)).sum()))
     )  # fmt: skip
     sink = float(sc.sink[hi]) if T > 1 else 0.0
     if sink > 0.5:  # its long reach is mostly the weight parked on position 0

@@ -141,7 +141,7 @@ EN = {
     "llm.one.rope": "RoPE turns each pair of dimensions of q and of every k by an angle "
     "proportional to its position. Pair {i} (dimensions {i} and {j}) turns by w = 1 / "
     "{base}^(2 x {i} / {hs}) = {w} rad per position: the query, at position {query}, by "
-    "{q_angle} rad; the key it attends to most, {kpos} ({key_token}), by {k_angle} rad. A turn "
+    "{q_angle} rad; the key it attends to most after position 0, {kpos} ({key_token}), by {k_angle} rad. A turn "
     "keeps each pair's length, and the dot product of the two turned pairs depends only on the "
     "difference of the angles, {offset} rad: the score sees how far apart the tokens are, "
     "not where they are. Largest difference from the model's own q after RoPE: {diff}.",
@@ -201,7 +201,8 @@ EN = {
     "llm.dist_result": "On this text ({n} tokens) the shortest is layer {lo_layer} head "
     "{lo_head}, {lo} tokens on average, and the longest layer {hi_layer} head {hi_head}, {hi} "
     "tokens. {short} of the {total} heads stay within 2 tokens on average; {long} reach farther "
-    "than a head spreading each row evenly over the keys it may see would ({even} tokens).",
+    "than a head spreading each row evenly over the keys it may see would ({even} tokens), and {long_sink} "
+    "of those {long} put more than half of their weight on position 0.",
     "llm.dist_sink": "Layer {layer} head {head} puts {sink:.2f} of its weight on position 0 (the "
     "attention sink): much of its long reach is that parking place, not a long-range dependency.",
     "llm.dist_axis": "mean attention distance (tokens)",
@@ -326,7 +327,7 @@ ZH = {
     "llm.pair_help": "第 i 对是这个头的第 i 维和第 i + 32 维;第 0 对转得最快 (每个位置 1 弧度),第 31 对最慢。",
     "llm.one.rope": "RoPE 把 q 和每个 k 的每一对维度转过一个与位置成正比的角度。第 {i} 对 (第 {i} 维和第 {j} 维) "
     "每个位置转 w = 1 / {base}^(2 x {i} / {hs}) = {w} 弧度:位于位置 {query} 的查询转 {q_angle} 弧度;"
-    "它最关注的键 {kpos} ({key_token}) 转 {k_angle} 弧度。旋转不改变每一对的长度,两对旋转后的点积只取决于角度之差 "
+    "除位置 0 之外它最关注的键 {kpos} ({key_token}) 转 {k_angle} 弧度。旋转不改变每一对的长度,两对旋转后的点积只取决于角度之差 "
     "{offset} 弧度:分数看到的是两个词元相距多远,而不是它们在哪里。与模型自己 RoPE 之后的 q 的最大差:{diff}。",
     "llm.one.q_before": "q",
     "llm.one.q_after": "旋转后的 q (位置 {query})",
@@ -374,7 +375,8 @@ ZH = {
     "平均注意力距离 Σ_j α_ij |i − j| (以词元计),对所有查询词元 i 取平均。",
     "llm.dist_result": "在这段文本 ({n} 个词元) 上,最短的是第 {lo_layer} 层第 {lo_head} 个头,平均 {lo} 个词元;"
     "最长的是第 {hi_layer} 层第 {hi_head} 个头,{hi} 个词元。{total} 个头中有 {short} 个平均在 2 个词元以内;"
-    "{long} 个比把每一行均匀分给它能看到的键的头看得更远 ({even} 个词元)。",
+    "{long} 个比把每一行均匀分给它能看到的键的头看得更远 ({even} 个词元),其中 {long_sink} 个把一半以上的权重"
+    "放在位置 0 上。",
     "llm.dist_sink": "第 {layer} 层第 {head} 个头把 {sink:.2f} 的权重放在位置 0 (注意力汇聚点) 上:它看得远,主要是"
     "因为这个停放处,而不是长程依赖。",
     "llm.dist_axis": "平均注意力距离 (词元)",
