@@ -6,6 +6,7 @@ from __future__ import annotations
 import numpy as np
 import plotly.graph_objects as go
 
+from .axes import token_axis
 from .figure import figure, named_colorscale, style
 from .heatmap import DEFAULT_PALETTE, EXACT
 from .labels import escape_label, escape_labels
@@ -227,3 +228,69 @@ def value_grid(
     margin = fig.layout.margin
     fig.layout.height = margin.t + margin.b + GRID_ROW_PX * L
     return fig
+
+
+VECTOR_ROW_PX = 44  # one vector's row in vector_rows
+
+
+def vector_rows(
+    values,
+    names: list[str],
+    col_labels=None,
+    *,
+    col_start: int = 0,
+    col_title: str = "",
+    value_label: str = "value",
+    signed: bool = True,
+    colorscale: str = DIVERGING,
+    title: str | None = None,
+) -> go.Figure:
+    """A few vectors (rows, n) over the same columns as one heatmap, each row VECTOR_ROW_PX
+    tall whatever the number of columns: a diverging scale centred on 0 (signed) or a
+    sequential one from 0. -inf (a masked score) is a gap. Exact values on hover."""
+    v = np.atleast_2d(np.asarray(values, dtype=np.float64))
+    rows, n = v.shape
+    if len(names) != rows:
+        raise ValueError(f"{len(names)} names for {rows} rows")
+    finite = np.isfinite(v)
+    top = float(np.abs(v[finite]).max()) if finite.any() else 1.0
+    top = top or 1.0
+    hover_col = "%{x}: %{customdata}" if col_labels is not None else "%{x}"
+    trace = {
+        "type": "heatmap",
+        "z": np.where(finite, v, np.nan).astype(np.float32),
+        "x": np.arange(col_start, col_start + n),
+        "y": np.arange(rows),
+        "colorscale": named_colorscale(colorscale),
+        "zmin": -top if signed else 0.0,
+        "zmax": top,
+        "hoverongaps": False,
+        "hovertemplate": (
+            f"%{{y}}<br>{escape_label(col_title)} {hover_col}<br>"
+            f"{escape_label(value_label)} = %{{z:{EXACT}}}<extra></extra>"
+        ),
+        "colorbar": colorbar_below(),
+    }
+    if signed:
+        trace["zmid"] = 0.0
+    if col_labels is not None:
+        if len(col_labels) != n:
+            raise ValueError(f"{len(col_labels)} column labels for {n} columns")
+        trace["customdata"] = np.array([escape_labels(col_labels)] * rows, dtype=object)
+    layout = {
+        "xaxis": {
+            "title": {"text": escape_label(col_title)},
+            **token_axis(col_labels, n, start=col_start),
+        },
+        "yaxis": {
+            "tickmode": "array",
+            "tickvals": list(range(rows)),
+            "ticktext": escape_labels(names),
+            "autorange": "reversed",
+            "showgrid": False,
+            "zeroline": False,
+        },
+    }
+    labelled = col_labels is not None
+    height = 110 + (70 if labelled else 0) + VECTOR_ROW_PX * rows + COLORBAR_BELOW_PX
+    return figure([trace], style(layout, height=height, title=title))

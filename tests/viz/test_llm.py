@@ -74,3 +74,21 @@ def test_value_grid_sequential_or_signed_with_marked_cells():
     assert (signed["zmin"], signed["zmax"]) == (-2.0, 2.0)
     with pytest.raises(ValueError):
         value_grid(np.zeros(3))
+
+
+def test_vector_rows_keep_their_height_and_show_masked_scores_as_gaps():
+    from tests.helpers.figures import sent, validated
+    from viz.llm import VECTOR_ROW_PX, vector_rows
+
+    v = np.array([[1.0, -3.0, 2.0], [1.0, -np.inf, -np.inf]])
+    fig = vector_rows(v, ["raw", "masked"], ["a", "<b>", "c"], col_title="key")
+    assert sent(validated(fig)) == sent(fig)
+    tr = fig.to_plotly_json()["data"][0]
+    z = plotly_array(tr["z"])
+    assert np.isnan(z[1, 1:]).all() and z[0, 1] == -3.0
+    assert (tr["zmin"], tr["zmax"], tr["zmid"]) == (-3.0, 3.0, 0.0)
+    assert tr["customdata"][0][1] == "&lt;b&gt;"
+    one = vector_rows(np.arange(500.0)[None], ["w"], signed=False)
+    assert one.layout.height - fig.layout.height == -VECTOR_ROW_PX - 70  # no labels, one row
+    with pytest.raises(ValueError):
+        vector_rows(v, ["one name"])

@@ -22,7 +22,7 @@ from ui.numbers import num, size
 from ui.state import parse_int
 from viz.efficient import curves
 from viz.induction import share_grid, topk_bars
-from viz.llm import query_mosaic, rope_pair, value_grid
+from viz.llm import query_mosaic, rope_pair, value_grid, vector_rows
 from viz.matrix import matrix_heatmap
 
 QUESTION_CHARS = 2_000
@@ -417,24 +417,9 @@ def memory(m, n_tokens: int) -> None:
 
 
 # --- One head, step by step ------------------------------------------------------------------
-ROW_HEIGHT = 190  # a chart of one vector; each more row adds VECTOR_ROW_PX
-VECTOR_ROW_PX = 40
-
-
-def _vector(values, names: list[str], *, key: str, title: str, col_title: str, signed=True):
+def _vector(values, names: list[str], *, key: str, title: str, col_title: str) -> None:
     """Vectors (each one row) as one heatmap, exact values on hover."""
-    values = np.atleast_2d(np.asarray(values))
-    fig = matrix_heatmap(
-        values,
-        names,
-        None,
-        title=title,
-        col_title=col_title,
-        value_label=t("llm.value"),
-        signed=signed,
-        colorbar_below=True,
-        height=ROW_HEIGHT + VECTOR_ROW_PX * (len(values) - 1),
-    )
+    fig = vector_rows(values, names, col_title=col_title, value_label=t("llm.value"), title=title)
     widgets.plot(fig, key=key)
 
 
@@ -512,17 +497,16 @@ def one_head(m, ids: tuple[int, ...], tokens: list[str], layer: int, head: int, 
               best=j, best_token=repr(tokens[j]),
               weight=num(float(s.weights[j])), diff=num(s.checks["weights"]))
         )  # fmt: skip
-        fig = matrix_heatmap(
+        fig = vector_rows(
             np.stack([s.scores, masked]), [t("llm.one.raw"), t("llm.one.masked")],
             tokens, title=t("llm.one.scores_fig"), col_title=t("llm.key_word"),
-            value_label=t("llm.value"), colorbar_below=True,
-            height=ROW_HEIGHT + 60 + VECTOR_ROW_PX,
+            value_label=t("llm.value"),
         )  # fmt: skip
         widgets.plot(fig, key="llm.one_scores_fig")
-        fig = matrix_heatmap(
+        fig = vector_rows(
             s.weights[None], [t("llm.weight")], tokens, title=t("llm.one.weights_fig"),
             col_title=t("llm.key_word"), value_label=t("llm.weight"), signed=False,
-            colorscale="Viridis", colorbar_below=True, height=ROW_HEIGHT + 60,
+            colorscale="Viridis",
         )  # fmt: skip
         widgets.plot(fig, key="llm.one_weights_fig")
 
