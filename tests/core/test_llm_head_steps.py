@@ -105,3 +105,22 @@ def test_bad_choices_are_explained(llm, ids):
         head_steps(llm, tr, 5, 0, 3)
     with pytest.raises(ValueError, match="did not keep row 4"):
         head_steps(llm, tr, 2, 0, 4)
+
+
+def test_the_trace_keeps_head_outputs_at_its_rows_and_attribution_reads_them(llm, ids):
+    from mha_core.llm import head_attribution
+
+    full = llm.trace(ids)
+    for layer in (0, 17, 29):
+        np.testing.assert_array_equal(
+            full.head_outputs[layer], full.layers[layer].attn.head_outputs[0]
+        )
+    light = llm.trace(ids, layers=(), rows=[7, len(ids) - 1])
+    np.testing.assert_array_equal(light.head_outputs[:, :, 1], full.head_outputs[:, :, -1])
+    a, b = head_attribution(llm, full, -1), head_attribution(llm, light, -1)
+    np.testing.assert_allclose(b.heads, a.heads, atol=1e-5)
+    assert b.token == a.token and abs(b.total() - b.logit) <= 1e-3 * abs(b.logit)
+    with pytest.raises(ValueError, match="kept the position's row"):
+        head_attribution(llm, light, 3)
+    with pytest.raises(ValueError, match="residual=True"):
+        head_attribution(llm, llm.trace(ids, layers=(), residual=False), -1)

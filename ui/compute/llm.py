@@ -4,6 +4,8 @@ layer's weights)."""
 
 from __future__ import annotations
 
+import ctypes
+import ctypes.util
 import threading
 import time
 from collections import OrderedDict
@@ -33,6 +35,29 @@ MAX_TOKENS = 512  # the views over the text read at most this many tokens
 QUESTION_TOKENS = 400  # the question's own tokens (the template adds ~30, the answer <= 64)
 SENTENCE_TOKENS = 448  # a sentence read as it is (no template): 448 + 64 new tokens = 512
 SOURCES = ("chat", "sentence")  # the question in the chat template; the sidebar's sentence as is
+
+
+def _libc():
+    name = ctypes.util.find_library("c")
+    try:
+        return ctypes.CDLL(name) if name else None
+    except OSError:
+        return None
+
+
+_LIBC = _libc()
+
+
+def release_memory() -> None:
+    """Hand the memory a big computation freed back to the system (glibc's `malloc_trim`).
+
+    A trace of 512 tokens allocates and frees hundreds of MB in blocks of ~1-20 MB; glibc keeps
+    freed blocks under its (growing) mmap threshold in the heap for reuse, and a replica's RSS
+    stayed ~700 MB above what it held (bench/llm_memory.py: 1.76 GB after 10 sessions of 512
+    tokens without this). A no-op where there is no glibc."""
+    trim = getattr(_LIBC, "malloc_trim", None)
+    if trim is not None:
+        trim(0)
 
 
 @st.cache_resource(show_spinner=False)
@@ -183,6 +208,8 @@ def query_view(ids: tuple[int, ...], layer: int, query: int) -> QueryView:
     tr = model().trace(list(ids), layers=[layer], rows=[query], residual=False)
     rows = tr.attentions[:, :, 0].numpy().copy()  # (L, nh, T)
     weights = tr.layers[layer].attn.weights[0].numpy().copy()  # (nh, T, T)
+    del tr
+    release_memory()
     return QueryView(rows, weights)
 
 
@@ -190,7 +217,9 @@ def query_view(ids: tuple[int, ...], layer: int, query: int) -> QueryView:
 def head_scores(ids: tuple[int, ...]) -> LlmHeadScores:
     """Every head's previous-token and sink scores on the text, and its induction score on
     repeated random tokens (seed 0): small (L, nh) arrays; the text's weights are dropped."""
-    return llm_head_scores(model(), list(ids))
+    scores = llm_head_scores(model(), list(ids))
+    release_memory()
+    return scores
 
 
 @st.cache_data(max_entries=8, show_spinner=False)  # <= 0.6 MB each (512 tokens)
@@ -199,7 +228,10 @@ def one_head(ids: tuple[int, ...], layer: int, head: int, query: int) -> HeadSte
     trace keeps the one layer in full and the query's row only; it is dropped here)."""
     m = model()
     tr = m.trace(list(ids), layers=[layer], rows=[query], residual=False)
-    return head_steps(m, tr, layer, head, query)
+    steps = head_steps(m, tr, layer, head, query)
+    del tr
+    release_memory()
+    return steps
 
 
 @dataclass(frozen=True)
@@ -213,7 +245,11 @@ class LensView:
 @st.cache_data(max_entries=6, show_spinner=False)
 def lens(ids: tuple[int, ...], query: int) -> LensView:
     """What each layer would predict at `query`, and each head's direct contribution to the
-    model's own prediction there. The full trace it needs (every layer) is dropped here."""
+    model's own prediction there. The trace keeps the query's row and the residual stream's
+    parts only (no layer in full: 108 MB at 512 tokens, dropped here)."""
     m = model()
-    tr = m.trace(list(ids), rows=[query])
-    return LensView(logit_lens(m, tr, query, k=3), head_attribution(m, tr, query))
+    tr = m.trace(list(ids), layers=(), rows=[query])
+    view = LensView(logit_lens(m, tr, query, k=3), head_attribution(m, tr, query))
+    del tr
+    release_memory()
+    return view
