@@ -303,9 +303,9 @@ def head_controls(tokens: list[str], pick_head: bool = True) -> tuple[int, int, 
     their values and their place in the URL)."""
     n = len(tokens)
     c1, c2, c3 = st.columns(3)
-    if pick_head:
-        controls.selectbox(t("llm.layer"), range(N_LAYERS), key=K_LAYER, where=c1)
-        controls.selectbox(t("llm.head"), range(N_HEADS), key=K_HEAD, where=c2)
+    if pick_head:  # sliders: a step is one key press (the bench's picker step)
+        controls.select_slider(t("llm.layer"), range(N_LAYERS), key=K_LAYER, where=c1)
+        controls.select_slider(t("llm.head"), range(N_HEADS), key=K_HEAD, where=c2)
     last = n - 1
     options = [LAST, *range(n)]
 
