@@ -15,7 +15,7 @@ from dataclasses import dataclass
 import numpy as np
 import torch
 
-from ..gpt.interpret import head_scores, sink_share
+from ..gpt.interpret import head_scores
 from ..layer.stats import head_stats
 from .model import LlmModel, LlmTrace
 
@@ -170,14 +170,15 @@ def llm_head_scores(model: LlmModel, ids, *, n_random: int = 50, seed: int = 0) 
     nan = np.full(w.shape[:2], np.nan)
     seq = induction_sequence(model, n_random, seed)
     rep = model.trace(seq, layers=(), residual=False).attentions  # (L, nh, 1+2n, 1+2n)
-    # layer by layer: the same definitions, without whole-stack temporaries (sink_share's float64
-    # copy of the stack alone was 566 MB at 512 tokens)
+    # the same definitions without whole-stack temporaries: previous-token layer by layer, and
+    # sink_share's mean over rows 1..T-1 of the weight on key 0 read from the stack's column 0
+    # (sink_share's float64 copy of the stack was 566 MB at 512 tokens)
     return LlmHeadScores(
         previous=np.concatenate([head_scores(x[None], text.ids, "previous") for x in w])
         if T > 1
         else nan,
         induction=head_scores(rep, seq, "induction"),
-        sink=np.concatenate([sink_share(x[None]) for x in w]) if T > 1 else nan,
+        sink=w[:, :, 1:, 0].double().mean(dim=-1).numpy() if T > 1 else nan,
         distance=np.stack([head_stats(layer).mean_distance for layer in w]),
         n_tokens=T,
         induction_tokens=seq.numpy(),
