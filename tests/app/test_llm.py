@@ -336,3 +336,10 @@ def test_stops_callback_turns_the_steps_into_a_stopped_answer(m, monkeypatch):
     assert fake[sections.K_WRITING] is None
     got_key, ans = fake[sections.K_STOPPED]
     assert got_key == key and ans.generation.ids == tuple(s.token for s in steps)
+
+
+def test_rope_at_the_first_token_says_its_only_key_is_itself():
+    at = run_app(PAGE, **{"llm.view": "arithmetic", "llm.query": 0, "llm.stage": "rope"})
+    text = page_text(at)
+    assert EN["llm.one.key_zero"] in text and "after position 0" not in text
+    assert EN["llm.one.mask"].format(hidden=36) not in text  # (the scores stage is closed)

@@ -473,12 +473,15 @@ def one_head(m, ids: tuple[int, ...], tokens: list[str], layer: int, head: int, 
         pair = controls.select_slider(t("llm.pair"), range(N_PAIRS), key=K_PAIR,
                                       help=t("llm.pair_help"))  # fmt: skip
         p = s.pair(pair)
+        if p.key:
+            key_clause = t("llm.one.key_most", kpos=p.key, key_token=repr(tokens[p.key]),
+                           k_angle=num(p.k_angle))  # fmt: skip
+        else:  # query 0: its only key is itself
+            key_clause = t("llm.one.key_zero")
         st.markdown(
             t("llm.one.rope", i=pair, j=pair + cfg.head_size // 2, w=num(p.frequency),
-              hs=cfg.head_size,
-              base=num(cfg.rope_base), query=query, q_angle=num(p.q_angle), kpos=p.key,
-              key_token=repr(tokens[p.key]), k_angle=num(p.k_angle),
-              offset=num(p.q_angle - p.k_angle), diff=num(s.checks["q"]))
+              hs=cfg.head_size, base=num(cfg.rope_base), query=query, q_angle=num(p.q_angle),
+              key_clause=key_clause, offset=num(p.q_angle - p.k_angle), diff=num(s.checks["q"]))
         )  # fmt: skip
         names = (t("llm.one.q_before"), t("llm.one.q_after", query=query),
                  t("llm.one.k_before", kpos=p.key), t("llm.one.k_after", kpos=p.key))  # fmt: skip

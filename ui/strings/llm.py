@@ -141,10 +141,13 @@ EN = {
     "llm.one.rope": "RoPE turns each pair of dimensions of q and of every k by an angle "
     "proportional to its position. Pair {i} (dimensions {i} and {j}) turns by w = 1 / "
     "{base}^(2 x {i} / {hs}) = {w} rad per position: the query, at position {query}, by "
-    "{q_angle} rad; the key it attends to most after position 0, {kpos} ({key_token}), by {k_angle} rad. A turn "
+    "{q_angle} rad; {key_clause}. A turn "
     "keeps each pair's length, and the dot product of the two turned pairs depends only on the "
     "difference of the angles, {offset} rad: the score sees how far apart the tokens are, "
     "not where they are. Largest difference from the model's own q after RoPE: {diff}.",
+    "llm.one.key_most": "the key it attends to most after position 0, {kpos} ({key_token}), by "
+    "{k_angle} rad",
+    "llm.one.key_zero": "the only key it may see, itself at position 0, by 0 rad",
     "llm.one.q_before": "q",
     "llm.one.q_after": "q turned (position {query})",
     "llm.one.k_before": "k of key {kpos}",
@@ -327,8 +330,10 @@ ZH = {
     "llm.pair_help": "第 i 对是这个头的第 i 维和第 i + 32 维;第 0 对转得最快 (每个位置 1 弧度),第 31 对最慢。",
     "llm.one.rope": "RoPE 把 q 和每个 k 的每一对维度转过一个与位置成正比的角度。第 {i} 对 (第 {i} 维和第 {j} 维) "
     "每个位置转 w = 1 / {base}^(2 x {i} / {hs}) = {w} 弧度:位于位置 {query} 的查询转 {q_angle} 弧度;"
-    "除位置 0 之外它最关注的键 {kpos} ({key_token}) 转 {k_angle} 弧度。旋转不改变每一对的长度,两对旋转后的点积只取决于角度之差 "
+    "{key_clause}。旋转不改变每一对的长度,两对旋转后的点积只取决于角度之差 "
     "{offset} 弧度:分数看到的是两个词元相距多远,而不是它们在哪里。与模型自己 RoPE 之后的 q 的最大差:{diff}。",
+    "llm.one.key_most": "除位置 0 之外它最关注的键 {kpos} ({key_token}) 转 {k_angle} 弧度",
+    "llm.one.key_zero": "它唯一能看到的键,即位置 0 上的它自己,转 0 弧度",
     "llm.one.q_before": "q",
     "llm.one.q_after": "旋转后的 q (位置 {query})",
     "llm.one.k_before": "键 {kpos} 的 k",
