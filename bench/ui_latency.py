@@ -256,7 +256,7 @@ def first_token(browser, app_url: str, rounds: int) -> None:
     generate.wait_for(timeout=180_000)
     page.wait_for_selector(".js-plotly-plot", timeout=180_000)
     times = []
-    box = page.get_by_label("Your question (in English)")
+    box = page.get_by_role("textbox", name="Your question (in English)")
     for question in QUESTIONS[:rounds]:
         page.wait_for_function(SETTLED, arg=[1000, 1], timeout=120_000, polling=50)
         box.fill(question)  # typed, not yet committed

@@ -203,8 +203,24 @@ class QueryView:
     layer_weights: np.ndarray
 
 
+STACK_TOKENS = 128  # up to this many tokens, every layer's weights are kept (<= 17.7 MB)
+
+
+@st.cache_data(max_entries=4, show_spinner=False)
+def attention_stack(ids: tuple[int, ...]) -> np.ndarray:
+    """(L, nh, T, T) every layer's weights of a short text (<= STACK_TOKENS tokens): one forward
+    serves every layer, head and query picked afterwards (a picker step reads it, no forward)."""
+    if len(ids) > STACK_TOKENS:
+        raise ValueError(f"{len(ids)} tokens: the stack is kept up to {STACK_TOKENS}")
+    tr = model().trace(list(ids), layers=(), residual=False)
+    return tr.attentions.numpy().copy()
+
+
 @st.cache_data(max_entries=6, show_spinner=False)  # <= 10 MB each (512 tokens)
 def query_view(ids: tuple[int, ...], layer: int, query: int) -> QueryView:
+    if len(ids) <= STACK_TOKENS:
+        stack = attention_stack(ids)
+        return QueryView(stack[:, :, query].copy(), stack[layer].copy())
     tr = model().trace(list(ids), layers=[layer], rows=[query], residual=False)
     rows = tr.attentions[:, :, 0].numpy().copy()  # (L, nh, T)
     weights = tr.layers[layer].attn.weights[0].numpy().copy()  # (nh, T, T)
