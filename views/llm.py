@@ -26,8 +26,7 @@ def the_text():
 def heads() -> None:
     ids, tokens = the_text()
     sections.memory(m, len(ids))  # the text's KV cache, under the text
-    layer, head, query = sections.head_controls(tokens)
-    sections.every_head(m, ids, tokens, layer, head, query)
+    sections.picked_heads(m, ids, tokens)  # a picker step reruns this fragment alone
     sections.scores(ids)
 
 

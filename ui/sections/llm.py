@@ -320,6 +320,15 @@ def head_controls(tokens: list[str], pick_head: bool = True) -> tuple[int, int, 
     return ss[K_LAYER], ss[K_HEAD], last if q == LAST else q
 
 
+@url.fragment
+def picked_heads(m, ids: tuple[int, ...], tokens: list[str]) -> None:
+    """The pickers and what they change (the mosaic, the enlarged head, the sink), as a fragment:
+    a picker step reruns this part alone (the question, the settings and the head-score map
+    stay as they are)."""
+    layer, head, query = head_controls(tokens)
+    every_head(m, ids, tokens, layer, head, query)
+
+
 def every_head(m, ids: tuple[int, ...], tokens: list[str], layer: int, head: int, query: int):
     cfg = m.config
     group = cfg.n_heads // cfg.n_kv_heads
