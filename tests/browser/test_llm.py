@@ -152,3 +152,18 @@ def test_stop_keeps_the_answer_written_so_far(app_url, page):
     assert 1 <= n < 64, text
     assert page.locator("[data-testid=stCode]").first.inner_text().strip()
     expect(stop).to_have_count(0)
+
+
+def test_a_layer_step_reruns_the_pickers_fragment_and_keeps_the_link(app_url, page):
+    page.goto(f"{app_url}/{URL_PATH}?view=heads&layer=15&head=2&query=last")
+    wait_for_app(page, timeout=120_000)
+    page.get_by_role("heading", name="Layer 15, head 2 (key/value head 0)").wait_for(
+        timeout=120_000
+    )
+    _charts(page, 4)
+    thumb = page.locator('[class*="st-key-_w-llm-layer"] input[type="range"]')
+    thumb.focus()
+    page.keyboard.press("ArrowRight")
+    page.get_by_role("heading", name="Layer 16, head 2 (key/value head 0)").wait_for()
+    wait_for_params(page, layer="16", head="2", view="heads", query="last")
+    assert page.locator('[data-testid="stException"]').count() == 0
