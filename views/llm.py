@@ -32,8 +32,7 @@ def heads() -> None:
 
 def arithmetic() -> None:
     ids, tokens = the_text()
-    layer, head, query = sections.head_controls(tokens)
-    sections.one_head(m, ids, tokens, layer, head, query)
+    sections.picked_head_steps(m, ids, tokens)
 
 
 def lens() -> None:

@@ -329,6 +329,13 @@ def picked_heads(m, ids: tuple[int, ...], tokens: list[str]) -> None:
     every_head(m, ids, tokens, layer, head, query)
 
 
+@url.fragment
+def picked_head_steps(m, ids: tuple[int, ...], tokens: list[str]) -> None:
+    """The pickers and One head, step by step, as a fragment (a picker step reruns it alone)."""
+    layer, head, query = head_controls(tokens)
+    one_head(m, ids, tokens, layer, head, query)
+
+
 def every_head(m, ids: tuple[int, ...], tokens: list[str], layer: int, head: int, query: int):
     cfg = m.config
     group = cfg.n_heads // cfg.n_kv_heads
