@@ -137,9 +137,10 @@ def _probe_view(snap, tokens, key: str) -> None:
 
 
 def untrained() -> None:
-    """Before any run: the untrained model's attention on the probe (the page opens with it)."""
+    """Before any run, when no stored run is kept with the app: the untrained model's
+    attention on the probe."""
     ss = st.session_state
-    if ss.get(LIVE) is not None or ss.get(RUN) is not None:
+    if ss.get(LIVE) is not None or ss.get(RUN) is not None or compute.stored_pair() is not None:
         return
     st.header(t("induction.probe.title"))
     st.markdown(t("induction.probe.text", probe="".join(_TASK.probe)))
@@ -203,13 +204,23 @@ def _draw_live_curves(live: LivePair) -> None:
 
 
 def finished() -> FinishedPair | None:
-    return st.session_state.get(RUN)
+    """The last pair trained here; before any, the default pair stored with the app (the page
+    opens on it: its stripe at once); during a run, none."""
+    ss = st.session_state
+    if ss.get(LIVE) is not None:
+        return None
+    return ss.get(RUN) or compute.stored_pair()
 
 
 def summary(fin: FinishedPair) -> None:
     run2, run1 = fin.runs[2], fin.runs[1]
     acc = {"acc2": f"{run2.accuracy:.1%}", "acc1": f"{run1.accuracy:.1%}"}
-    live_run.result_header("induction", run2, fin.wall_s, **acc)
+    if fin.stored:
+        st.header(t("induction.result.title"))
+        s = fin.choice
+        st.info(t("induction.stored", steps=s.steps, seed=s.seed, **acc))
+    else:
+        live_run.result_header("induction", run2, fin.wall_s, **acc)
     _curves(fin, fin.choice.steps, "induction.fig.curves")
 
 

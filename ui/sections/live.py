@@ -115,15 +115,19 @@ def train(
     st.header(t(f"{page}.live.title"))
     if caption is not None:
         st.caption(caption)
+    st.caption(t("live.background"))
+    live.run_in_background()  # trains on when this script is stopped (another page, a click)
     bar = st.progress(live.fraction, text=progress_text(live))
     where = st.empty()
     with where.container():
         draw(live)
-    while not live.done:
-        live.advance()  # no st.* call inside: a rerun can only interrupt between chunks
+    while not live.done and live.running:
+        live.wait()  # the run trains meanwhile; the page draws at most every DRAW_S
         bar.progress(live.fraction, text=progress_text(live))
         with where.container():
             draw(live)
+    if live.error is not None:
+        raise live.error
     keep(page, live, live.finish())
     st.rerun()
 
