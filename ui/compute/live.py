@@ -56,6 +56,12 @@ class LiveTraining:
         return min(tr.step for tr in self.trainers.values())
 
     @property
+    def recorded(self) -> int:
+        """Steps whose progress is in every curve (the training thread may be between a step
+        and its record)."""
+        return min(len(cols[self.columns[0]]) for cols in self.curves.values())
+
+    @property
     def done(self) -> bool:
         return all(tr.done for tr in self.trainers.values())
 
