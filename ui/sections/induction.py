@@ -215,10 +215,11 @@ def finished() -> FinishedPair | None:
 def summary(fin: FinishedPair) -> None:
     run2, run1 = fin.runs[2], fin.runs[1]
     acc = {"acc2": f"{run2.accuracy:.1%}", "acc1": f"{run1.accuracy:.1%}"}
-    if fin.stored:
+    if fin.stored:  # the stripe first: what the page opens on
         st.header(t("induction.result.title"))
         s = fin.choice
         st.info(t("induction.stored", steps=s.steps, seed=s.seed, **acc))
+        _probe_section(fin)
     else:
         live_run.result_header("induction", run2, fin.wall_s, **acc)
     _curves(fin, fin.choice.steps, "induction.fig.curves")
@@ -246,8 +247,13 @@ def scores(fin: FinishedPair) -> None:
         )
         with col:
             widgets.plot(fig, key=f"induction.fig.scores.{kind}")
+    if not fin.stored:  # a stored run shows it first (`summary`)
+        _probe_section(fin)
+
+
+def _probe_section(fin: FinishedPair) -> None:
     st.subheader(t("induction.probe_attention"))
-    st.markdown(t("induction.probe.text", probe="".join(run.task.probe)))
+    st.markdown(t("induction.probe.text", probe="".join(fin.model_run.task.probe)))
     snapshot(fin)
 
 
