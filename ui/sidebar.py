@@ -6,7 +6,7 @@ import streamlit as st
 
 from mha_core import valid_head_counts
 from mha_core.layer.config import head_size
-from ui import controls, pages, state, url, weights
+from ui import controls, pages, present, state, url, weights
 from ui.i18n import t
 from ui.state import D_MODELS, DEFAULTS, EXAMPLES, MAX_CHARS, MAX_HEADS, MAX_SEED, key
 from ui.strings import LANGS
@@ -66,6 +66,8 @@ def render_sidebar(page_id: str = "") -> state.Settings:
             key=key("lang"),
             horizontal=True,
         )
+        controls.toggle(t("side.present"), key=key("present"), help=t("side.present_help"))
+        present.style()
         controls.text(
             t("side.text"), key=key("text"), limit=MAX_CHARS, area=True, help=t("side.text_help")
         )

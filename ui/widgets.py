@@ -16,6 +16,7 @@ from ui import url
 from ui.compute.attention import sentence_attention, tokenize
 from ui.i18n import t
 from ui.state import Settings
+from viz.present import projector
 from viz.revision import stamp
 
 
@@ -94,6 +95,8 @@ def plot(fig, key: str, on_select=None, where=None) -> None:
     together on a phone (viz.PHONE_X_STEP) goes in a container whose style thins them on narrow
     screens only."""
     suffix = _phone_suffix(fig)
+    if st.session_state.get("shared.present"):  # presentation mode: projector-sized
+        projector(fig._data, fig._layout)
     fig._layout.pop("meta", None)  # read here; sent, a new copy of it redraws the chart
     # its margins were fitted to the labels where it was built (viz.figure: the browser draws it
     # once); an unchanged chart is not drawn again on a rerun (viz/revision.py)

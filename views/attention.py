@@ -3,7 +3,7 @@
 import streamlit as st
 
 import viz
-from ui import controls, weights, widgets
+from ui import controls, present, weights, widgets
 from ui.compute.attention import sentence_attention
 from ui.i18n import t
 from ui.page import open_page
@@ -53,7 +53,7 @@ else:
     result = sentence_attention(tuple(tokens), config)
     weights_now = result.attention.weights[0].numpy()  # (nh, T, T)
     sentence = sections.Sentence(tokens, config, weights_now)
-    st.write(t("attention.intro", d_k=settings.d_k))
+    present.prose(t("attention.intro", d_k=settings.d_k))
     if settings.scoring == "additive":
         st.caption(t("attention.intro_additive"))
     st.caption(t("attention.random_note", seed=settings.seed))

@@ -13,7 +13,7 @@ import viz
 from mha_core import AttentionConfig
 from mha_core.layer.export import weights_csv
 from mha_core.layer.stats import HeadStats
-from ui import controls, url, weights, widgets
+from ui import controls, present, url, weights, widgets
 from ui.compute import attention as compute
 from ui.compute.attention import head_statistics
 from ui.i18n import t
@@ -96,7 +96,7 @@ def minilm_sentence(text: str) -> Sentence:
         url.stop()
     if n_total > len(tokens):
         st.warning(t("msg.truncated", n_total=n_total, limit=len(tokens)))
-    st.write(t("attention.intro", d_k=weights.MINILM_D_MODEL // h))
+    present.prose(t("attention.intro", d_k=weights.MINILM_D_MODEL // h))
     if h != weights.MINILM_HEADS:
         st.caption(
             t(

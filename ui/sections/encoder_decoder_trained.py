@@ -11,7 +11,7 @@ import torch
 
 from mha_core.lessons.encoder_decoder import PairAttention
 from mha_core.transformer.prediction import predict
-from ui import controls
+from ui import controls, present
 from ui.i18n import t
 from ui.sections import encoder_decoder as sections
 from ui.sections.live import live_keys
@@ -78,7 +78,7 @@ def trained(fin) -> None:
             expected=" ".join(pred.expected),
         )
     )
-    st.caption(t(f"{P}.trained_note"))
+    present.prose(t(f"{P}.trained_note"))
     layer = controls.selectbox(
         t(f"{P}.layer"),
         range(pair.n_layers),

@@ -17,7 +17,7 @@ import viz
 from mha_core.gpt import DecoderSettings, InductionTask, NextToken, model_sink_share, next_token
 from mha_core.transformer import InputProblem
 from ui import controls as ctl
-from ui import url, widgets
+from ui import present, url, widgets
 from ui.compute import induction as compute
 from ui.compute.induction import FinishedPair, InductionChoice, LivePair
 from ui.i18n import t
@@ -77,7 +77,7 @@ def settle() -> None:
 
 
 def intro() -> None:
-    st.write(t("induction.intro", d_model=_S.d_model, n_heads=_S.n_heads))
+    present.prose(t("induction.intro", d_model=_S.d_model, n_heads=_S.n_heads))
     st.caption(t("induction.sidebar_note"))
 
 
@@ -229,7 +229,7 @@ def scores(fin: FinishedPair) -> None:
     """The head scores over training, then a snapshot's attention on the probe."""
     run = fin.model_run
     st.header(t("induction.scores.title"))
-    st.markdown(t("induction.scores.text"))
+    present.prose(t("induction.scores.text"))
     cols = st.columns(2)
     for col, (kind, layer) in zip(
         cols, (("previous", 0), ("induction", run.settings.n_layers - 1))
@@ -326,7 +326,7 @@ def try_it(fin: FinishedPair) -> None:
 
 def sink(fin: FinishedPair) -> None:
     st.header(t("induction.sink.title"))
-    st.markdown(t("induction.sink.text"))
+    present.prose(t("induction.sink.text"))
     c_ours, c_minilm = st.columns(2)
     fig = share_grid(
         model_sink_share(fin.model_run.model, fin.model_run.task),
