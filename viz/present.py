@@ -11,6 +11,7 @@ from __future__ import annotations
 
 SCALE = 1.5
 BASE = 12  # the theme's font size where a figure gives none (viz/theme.py)
+MIN_TICK = 14  # a tick label no smaller than this (a dense axis starts at 9-11 px)
 
 
 def _grow_font(d: dict | None, default: float | None = None) -> None:
@@ -28,7 +29,7 @@ def _grow_font(d: dict | None, default: float | None = None) -> None:
 
 def _grow_axis(ax: dict) -> None:
     tick = ax.setdefault("tickfont", {})
-    tick["size"] = round(tick.get("size", BASE) * SCALE, 1)
+    tick["size"] = max(MIN_TICK, round(tick.get("size", BASE) * SCALE, 1))
     title = ax.get("title")
     if isinstance(title, dict):
         _grow_font(title, 14)

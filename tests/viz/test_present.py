@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 
 import viz
-from viz.present import SCALE, projector
+from viz.present import MIN_TICK, SCALE, projector
 
 
 def test_fonts_margins_and_square_cells():
@@ -16,8 +16,8 @@ def test_fonts_margins_and_square_cells():
     before_y = layout["yaxis"].get("tickfont", {}).get("size", 12)
     before_margin = dict(layout.get("margin", {}))
     projector(data, layout)
-    assert layout["xaxis"]["tickfont"]["size"] == round(before_ticks * SCALE, 1)
-    assert layout["yaxis"]["tickfont"]["size"] == round(before_y * SCALE, 1)
+    assert layout["xaxis"]["tickfont"]["size"] == max(MIN_TICK, round(before_ticks * SCALE, 1))
+    assert layout["yaxis"]["tickfont"]["size"] == max(MIN_TICK, round(before_y * SCALE, 1))
     assert layout["font"]["size"] >= 18 and layout["title"]["font"]["size"] >= 24
     for side in ("l", "b"):
         if isinstance(before_margin.get(side), (int, float)):

@@ -73,6 +73,7 @@ class LivePair(LiveTraining):
     (see `LiveTraining` for how a rerun meets a run in progress)."""
 
     columns = ("step", "loss", "accuracy")
+    max_points = 300  # the live curves drawn every 0.5 s: 300 points a series, not 1800
 
     @classmethod
     def start(cls, choice: InductionChoice) -> LivePair:
