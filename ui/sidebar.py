@@ -91,20 +91,27 @@ def render_sidebar(page_id: str = "") -> state.Settings:
         st.subheader(t("side.model"))
         if page_id in PRETRAINED_PAGES:  # MiniLM has its own size: say so beside the sliders
             st.caption(t("side.model_unused"))
-        if trained:  # d_model is MiniLM's; the heads slider re-heads its trained layer
-            weights.set_defaults()
-            st.caption(t("attention.side_minilm", d_model=weights.MINILM_D_MODEL))
-            controls.shown_slider(t("side.d_model"), D_MODELS, weights.MINILM_D_MODEL)
-            d_model = weights.MINILM_D_MODEL
-            heads_key, heads = weights.K_HEADS, weights.MINILM_HEAD_COUNTS
+        if trained == "llm":  # SmolLM2's own size: d_model and its grouped heads, both fixed
+            st.caption(t("attention.side_llm", d_model=weights.LLM_D_MODEL,
+                         n_heads=weights.LLM_HEADS, kv=weights.LLM_KV_HEADS))  # fmt: skip
+            d_model, n_heads = weights.LLM_D_MODEL, weights.LLM_HEADS
+            controls.shown_slider(t("side.d_model"), D_MODELS, d_model)
+            controls.shown_slider(t("side.n_heads"), [n_heads], n_heads)
         else:
-            d_model = controls.select_slider(t("side.d_model"), D_MODELS, key=key("d_model"))
-            heads_key, heads = key("n_heads"), valid_head_counts(d_model, MAX_HEADS)
-        n_heads = controls.select_slider(t("side.n_heads"), heads, key=heads_key)
+            if trained:  # d_model is MiniLM's; the heads slider re-heads its trained layer
+                weights.set_defaults()
+                st.caption(t("attention.side_minilm", d_model=weights.MINILM_D_MODEL))
+                controls.shown_slider(t("side.d_model"), D_MODELS, weights.MINILM_D_MODEL)
+                d_model = weights.MINILM_D_MODEL
+                heads_key, heads = weights.K_HEADS, weights.MINILM_HEAD_COUNTS
+            else:
+                d_model = controls.select_slider(t("side.d_model"), D_MODELS, key=key("d_model"))
+                heads_key, heads = key("n_heads"), valid_head_counts(d_model, MAX_HEADS)
+            n_heads = controls.select_slider(t("side.n_heads"), heads, key=heads_key)
         d_k = head_size(d_model, n_heads)
         st.markdown(t("side.d_k", d_model=d_model, n_heads=n_heads, d_k=d_k))
         if trained:
-            st.caption(t("attention.side_minilm_unused"))
+            st.caption(t(f"attention.side_{trained}_unused"))
         controls.number_input(
             t("side.seed"), min_value=0, max_value=MAX_SEED, step=1, key=key("seed"),
             disabled=bool(trained),

@@ -13,12 +13,17 @@ from mha_core import valid_head_counts
 from mha_core.layer.limits import MAX_HEADS
 
 HOME = "attention"
-WEIGHTS = ("random", "minilm")
+WEIGHTS = ("random", "minilm", "llm")
 K_WEIGHTS = "attention.weights"
 K_LAYER = "attention.layer"  # the MiniLM layer shown
 K_HEADS = "attention.minilm_heads"  # how many heads MiniLM's layer is split into
 MINILM_D_MODEL, MINILM_LAYERS, MINILM_HEADS = 384, 6, 12  # all-MiniLM-L6-v2's own
 MINILM_HEAD_COUNTS = tuple(valid_head_counts(MINILM_D_MODEL, MAX_HEADS))
+# SmolLM2-135M-Instruct's own (checked against the loaded model's config in the tests): its 9
+# query heads share 3 key/value heads, so its layers are shown as they are, not re-headed
+LLM_D_MODEL, LLM_LAYERS, LLM_HEADS, LLM_KV_HEADS = 576, 30, 9, 3
+LLM_TOKENS = 256  # the home page reads at most this many of the text's tokens on SmolLM2
+N_LAYERS = {"minilm": MINILM_LAYERS, "llm": LLM_LAYERS}
 DEFAULTS = {K_WEIGHTS: "random", K_LAYER: 0, K_HEADS: MINILM_HEADS}
 _DRAWN = "attention._sidebar_weights"  # what the sidebar drew this run: (weights, heads)
 
@@ -45,7 +50,9 @@ def set_defaults() -> None:
 
 
 def _state(weights: str | None) -> tuple:
-    return (weights, st.session_state.get(K_HEADS)) if weights == "minilm" else ("random",)
+    if weights == "minilm":
+        return (weights, st.session_state.get(K_HEADS))
+    return (weights or "random",)
 
 
 def note_drawn(weights: str | None) -> None:

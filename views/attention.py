@@ -33,19 +33,24 @@ settings = open_page(
         K_HEAD: lambda r: parse_int(r, 0, MAX_HEADS - 1),
         K_LONG: parse_choice(LONG_VIEWS),
         weights.K_WEIGHTS: parse_choice(weights.WEIGHTS),
-        weights.K_LAYER: lambda r: parse_int(r, 0, weights.MINILM_LAYERS - 1),
+        weights.K_LAYER: lambda r: parse_int(r, 0, weights.LLM_LAYERS - 1),
         weights.K_HEADS: weights.parse_heads,
     },
 )  # fmt: skip
 if not weights.sidebar_matches():  # a shared link's weights, read after the sidebar drew
     st.rerun()
-trained = sections.weights_switch() == "minilm"
-n_heads = st.session_state[weights.K_HEADS] if trained else settings.n_heads
+source = sections.weights_switch()  # "random", "minilm" or "llm"
+n_heads = {"minilm": st.session_state[weights.K_HEADS], "llm": weights.LLM_HEADS}.get(
+    source, settings.n_heads
+)
 # the long-text head picker (heads tab, over 64 tokens) stays valid for the heads shown
 # wherever it is not drawn: the URL never holds a head that changes when it shows
 controls.clamp(K_HEAD, range(n_heads))
-if trained:
+if source == "minilm":
     sentence = sections.minilm_sentence(settings.text)
+    tokens = sentence.tokens
+elif source == "llm":
+    sentence = sections.llm_sentence(settings.text)
     tokens = sentence.tokens
 else:
     tokens = widgets.sentence_tokens(settings)

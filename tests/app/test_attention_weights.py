@@ -54,7 +54,7 @@ def test_opens_on_random_weights_with_the_switch_and_a_disabled_layer():
     at = run_app()
     assert at.session_state[weights.K_WEIGHTS] == "random"
     radio = _weights_radio(at)
-    assert list(radio.options) == [EN["attention.weights.random"], EN["attention.weights.minilm"]]
+    assert list(radio.options) == [EN[f"attention.weights.{w}"] for w in weights.WEIGHTS]
     assert at.selectbox(key=weights.K_LAYER).disabled
     text = page_text(at)
     assert EN["attention.switch.random"] in text and EN["attention.layer_random"] in text
@@ -86,7 +86,8 @@ def test_one_click_gives_minilm_trained_heads_and_the_heads_slider_reheads(minil
     assert [int(o) for o in heads_slider.options] == list(weights.MINILM_HEAD_COUNTS)
     assert int(heads_slider.value) == 12
     assert at.sidebar.number_input[0].disabled
-    assert all(tg.disabled for tg in at.sidebar.toggle)
+    model_toggles = [tg for tg in at.sidebar.toggle if "shared.present" not in (tg.key or "")]
+    assert len(model_toggles) == 2 and all(tg.disabled for tg in model_toggles)
     # the heads slider still answers: 4 heads of 96 dimensions over the same projections
     heads_slider.set_value(4)
     at = rerun(at)
@@ -114,7 +115,7 @@ def test_the_url_holds_the_weights_layer_and_heads(minilm):
 
 
 def test_bad_url_values_are_named_and_keep_their_defaults():
-    at = run_app(None, {"weights": "gpt5", "layer": "9", "minilm_heads": "5"})
+    at = run_app(None, {"weights": "gpt5", "layer": "30", "minilm_heads": "5"})
     assert at.session_state[weights.K_WEIGHTS] == "random"
     assert at.session_state[weights.K_LAYER] == 0 and at.session_state[weights.K_HEADS] == 12
     warned = " ".join(w.value for w in at.warning)
@@ -146,6 +147,36 @@ def test_an_empty_text_on_minilm_says_so():
     at = make_app(None, {"weights": "minilm"}, **{"shared.text": "   "}).run()
     assert not at.exception, at.exception
     assert any(EN["msg.empty"] in i.value for i in at.info)
+
+
+def test_smollm2_layer_with_its_nine_causal_heads():
+    from mha_core import load_llm
+
+    try:
+        model = load_llm()
+    except (FileNotFoundError, ValueError):
+        pytest.skip("SmolLM2 is not installed")
+    cfg = model.config
+    assert (cfg.d_model, cfg.n_layers, cfg.n_heads, cfg.n_kv_heads) == (
+        weights.LLM_D_MODEL,
+        weights.LLM_LAYERS,
+        weights.LLM_HEADS,
+        weights.LLM_KV_HEADS,
+    )
+    at = run_app(None, {"weights": "llm", "layer": "3"})
+    ids = model.tokenizer.encode(TEXT)
+    w = model.trace(ids, layers=[3], rows=[0], residual=False).layers[3].attn.weights[0].numpy()
+    heads = _heads(at)
+    assert heads.shape == (9, len(ids), len(ids))
+    np.testing.assert_allclose(heads, w, atol=1e-5)
+    assert np.all(np.triu(heads, 1) == 0)  # causal: nothing above the diagonal
+    text = page_text(at)
+    assert EN["attention.switch.llm"].format(layer=3, h=9, kv=3) in text
+    sliders = {s.label: s for s in at.sidebar.select_slider}
+    assert sliders[EN["side.n_heads"]].disabled and int(sliders[EN["side.n_heads"]].value) == 9
+    assert sliders[EN["side.d_model"]].disabled and int(sliders[EN["side.d_model"]].value) == 576
+    side = " ".join(c.value for c in at.sidebar.caption)
+    assert EN["attention.side_llm_unused"] in side
 
 
 def test_strings_exist_in_both_languages():

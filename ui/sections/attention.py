@@ -40,8 +40,9 @@ class Sentence:
     tokens: list[str]
     config: AttentionConfig | None
     weights: np.ndarray
-    text: str = ""  # MiniLM's input
+    text: str = ""  # a trained model's input
     layer: int = 0
+    source: str = "random"  # "random", "minilm" or "llm" (ui.weights.WEIGHTS)
 
     @property
     def head_titles(self) -> list[str]:
@@ -49,7 +50,9 @@ class Sentence:
 
     def statistics(self) -> tuple[HeadStats, list[str], np.ndarray]:
         """Per-head statistics, what each head looks like, the head-similarity matrix."""
-        if self.config is None:
+        if self.source == "llm":
+            return compute.llm_statistics(self.text, self.layer)
+        if self.source == "minilm":
             n_heads = self.weights.shape[0]
             return compute.minilm_statistics(self.text, self.layer, n_heads)
         return head_statistics(tuple(self.tokens), self.config)
@@ -65,13 +68,17 @@ def weights_switch() -> str:
             "attention.weights", weights.WEIGHTS, key=K_WEIGHTS, where=c_switch
         )
         random = mode == "random"
+        n_layers = weights.N_LAYERS.get(mode, weights.MINILM_LAYERS)
         layer = controls.selectbox(
-            t("attention.layer"), range(weights.MINILM_LAYERS), key=K_LAYER, where=c_layer,
-            disabled=random,
+            t(f"attention.layer.{'llm' if mode == 'llm' else 'minilm'}"), range(n_layers),
+            key=K_LAYER, where=c_layer, disabled=random,
         )  # fmt: skip
         if random:
             c_switch.markdown(t("attention.switch.random"))
             c_layer.caption(t("attention.layer_random"))
+        elif mode == "llm":
+            c_switch.markdown(t("attention.switch.llm", layer=layer, h=weights.LLM_HEADS,
+                                kv=weights.LLM_KV_HEADS))  # fmt: skip
         else:
             h = settings_now[weights.K_HEADS]
             d_k = weights.MINILM_D_MODEL // h
@@ -107,7 +114,31 @@ def minilm_sentence(text: str) -> Sentence:
                 d_k=weights.MINILM_D_MODEL // h,
             )
         )
-    return Sentence(list(tokens), None, w, text=text, layer=layer)
+    return Sentence(list(tokens), None, w, text=text, layer=layer, source="minilm")
+
+
+def llm_sentence(text: str) -> Sentence:
+    """The sidebar's text through SmolLM2's chosen layer: its 9 query heads, causal, on its BPE
+    tokens (at most `weights.LLM_TOKENS`). Stops the page when there is nothing to show or the
+    model is not installed."""
+    if not text.strip():
+        st.info(t("msg.empty"))
+        url.stop()
+    layer = st.session_state[K_LAYER]
+    try:
+        with st.spinner(t("attention.llm_loading")):
+            w, tokens, n_total = compute.llm_attention(text, layer)
+    except (FileNotFoundError, ValueError) as e:
+        st.error(t("attention.llm_missing", error=str(e)))
+        url.stop()
+    if not tokens:
+        st.info(t("msg.no_tokens"))
+        url.stop()
+    if n_total > len(tokens):
+        st.warning(t("msg.truncated", n_total=n_total, limit=len(tokens)))
+    present.prose(t("attention.intro", d_k=weights.LLM_D_MODEL // weights.LLM_HEADS))
+    st.caption(t("attention.llm_causal"))
+    return Sentence(list(tokens), None, w, text=text, layer=layer, source="llm")
 
 
 def heads(s: Sentence, settings: Settings, scale_mode: str, palette: str) -> None:
