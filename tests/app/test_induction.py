@@ -222,3 +222,17 @@ def test_chinese(tiny_pair):
 def test_strings_exist_in_both_languages():
     keys = {k for k in EN if k.startswith("induction.")}
     assert keys == {k for k in ZH if k.startswith("induction.")}
+
+
+def test_stop_ends_a_pair_training_in_the_background():
+    live = LivePair.start(InductionChoice(steps=2000))
+    live.run_in_background()
+    deadline = time.monotonic() + 60
+    while live.recorded < 3 and time.monotonic() < deadline:
+        time.sleep(0.05)
+    t0 = time.monotonic()
+    fin = live.stop()
+    assert time.monotonic() - t0 < 10  # at most a chunk (~0.5 s) and one step, on a busy machine
+    assert all(r.stopped and 3 <= r.steps_done < 2000 for r in fin.runs.values())
+    live._thread.join(timeout=10)
+    assert not live.running and live.step == fin.model_run.steps_done

@@ -42,6 +42,7 @@ class LiveTraining:
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
     _finished: Any = field(default=None, repr=False)
     _thread: threading.Thread | None = field(default=None, repr=False)
+    _halt: bool = field(default=False, repr=False)  # Stop asked: the thread takes no new chunk
     error: BaseException | None = field(default=None, repr=False)  # what ended the thread
 
     columns: ClassVar[tuple[str, ...]] = ("step", "loss")  # fields of the progress kept
@@ -102,7 +103,7 @@ class LiveTraining:
 
     def _train_to_end(self) -> None:
         try:
-            while not self.done and self._finished is None:
+            while not self.done and self._finished is None and not self._halt:
                 self.advance()
         except BaseException as e:  # noqa: BLE001 - shown by the page, never lost
             self.error = e
@@ -131,6 +132,7 @@ class LiveTraining:
     def stop(self):
         """Stop for good: one last step of each run not done, whose on_step says stop (the core
         then snapshots it). A run already done or finished is not trained further."""
+        self._halt = True  # the thread takes no new chunk: the lock is not taken from us again
         with self._lock:
             if self._finished is None:
                 for n, tr in self.trainers.items():
