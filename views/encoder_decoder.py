@@ -18,10 +18,11 @@ url_state(
     {**sections.url_parsers(st.session_state[sections.K_TARGET]), **trained.URL_PARSERS},
 )
 
-st.write(t("encoder_decoder.intro", seed=settings.seed))
-if trained.model_choice() == "trained":  # the Train page's model instead of the seeded one
+# the Train page's model instead of the seeded one (the intro below is the seeded model's)
+if trained.model_choice() == "trained":
     trained.trained(trained.train_run())
     url.stop()
+st.write(t("encoder_decoder.intro", seed=settings.seed))
 st.caption(t("encoder_decoder.settings_note" if settings.positional else "encoder_decoder.no_pe"))
 
 # --- the sentences and the model ---------------------------------------------------------------
