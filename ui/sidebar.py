@@ -60,12 +60,9 @@ def render_sidebar(page_id: str = "") -> state.Settings:
     _resend_after_page_switch(page_id)
     with st.sidebar:
         controls.radio(
-            t("side.lang"),
-            list(LANGS),
-            format_func=LANGS.__getitem__,
-            key=key("lang"),
+            t("side.lang"), list(LANGS), format_func=LANGS.__getitem__, key=key("lang"),
             horizontal=True,
-        )
+        )  # fmt: skip
         controls.toggle(t("side.present"), key=key("present"), help=t("side.present_help"))
         present.style()
         controls.text(
