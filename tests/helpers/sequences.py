@@ -55,6 +55,7 @@ SHARED = {
     "mask": ["none", "causal"],
     "scoring": ["dot", "additive"],
     "present": [True, False],
+    "table": [True, False],  # "Show charts as tables" (ui/a11y.py): every chart's numbers
 }
 
 # Each page's own controls and values to try: valid ones, and ones the current sentence or heads
