@@ -12,7 +12,8 @@ HEADS = frozenset({"d_model", "n_heads"})  # ... and here the number of heads or
 # has its row, empty when nothing of it depends on another setting (tests/test_registry.py).
 DEPENDS: dict[str, dict[str, frozenset]] = {
     "*": {"n_heads": frozenset({"d_model"})},
-    "attention": {"head": HEADS},
+    # the long-text head follows the heads shown: the sidebar's, or MiniLM's re-headed count
+    "attention": {"head": HEADS | {"weights", "minilm_heads"}},
     "step": {
         "query": TOKENS,
         "head": HEADS,

@@ -54,6 +54,7 @@ SHARED = {
     "scale": [True, False],
     "mask": ["none", "causal"],
     "scoring": ["dot", "additive"],
+    "present": [True, False],
     "table": [True, False],  # "Show charts as tables" (ui/a11y.py): every chart's numbers
 }
 
@@ -67,6 +68,9 @@ CONTROLS: dict[str, dict[str, list]] = {
         "attention.view": ["heads", "mean", "stats", "similarity"],
         "attention.long_view": ["head", "blocks"],
         "attention.head": [0, 3, 15],
+        "attention.weights": ["random", "minilm"],
+        "attention.layer": [0, 2, 5],
+        "attention.minilm_heads": [1, 12, 16],
     },
     "step": {
         "step.head": [0, 1, 2, 3, 7, 15],
@@ -114,6 +118,8 @@ CONTROLS: dict[str, dict[str, list]] = {
         encdec.K_P: [0.0, 0.2, 0.9],
         encdec.K_DROP_SEED: [0, 5],
         encdec.K_VIEW: list(encdec.VIEWS),
+        "encoder_decoder.weights": ["seeded", "trained"],
+        "encoder_decoder.trained_layer": [0, 1],
     },
     "train": {
         "train.task": list(train_compute.TASK_NAMES),
