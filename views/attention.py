@@ -3,7 +3,7 @@
 import streamlit as st
 
 import viz
-from ui import controls, widgets
+from ui import controls, present, weights, widgets
 from ui.compute.attention import sentence_attention
 from ui.i18n import t
 from ui.page import open_page
@@ -11,15 +11,31 @@ from ui.sections import attention as sections
 from ui.sections.attention import COLOUR_SCALES, K_COLOUR_SCALE, K_PALETTE, K_VIEW, PARAMS, VIEWS
 
 settings = open_page("attention", PARAMS)
-tokens = widgets.sentence_tokens(settings)
-config = settings.config()
-result = sentence_attention(tuple(tokens), config)
-sentence = sections.Sentence(tokens, config, result.attention.weights[0].numpy())  # (nh, T, T)
-
-st.write(t("attention.intro", d_k=settings.d_k))
-if settings.scoring == "additive":
-    st.caption(t("attention.intro_additive"))
-st.caption(t("attention.random_note", seed=settings.seed))
+if not weights.sidebar_matches():  # a shared link's weights, read after the sidebar drew
+    st.rerun()
+source = sections.weights_switch()  # "random", "minilm" or "llm"
+n_heads = {"minilm": st.session_state[weights.K_HEADS], "llm": weights.LLM_HEADS}.get(
+    source, settings.n_heads
+)
+# the long-text head picker (heads view, over 64 tokens) stays valid for the heads shown
+# wherever it is not drawn: the URL never holds a head that changes when it shows
+controls.clamp(sections.K_HEAD, range(n_heads))
+if source == "minilm":
+    sentence = sections.minilm_sentence(settings.text)
+    tokens = sentence.tokens
+elif source == "llm":
+    sentence = sections.llm_sentence(settings.text)
+    tokens = sentence.tokens
+else:
+    tokens = widgets.sentence_tokens(settings)
+    config = settings.config()
+    result = sentence_attention(tuple(tokens), config)
+    weights_now = result.attention.weights[0].numpy()  # (nh, T, T)
+    sentence = sections.Sentence(tokens, config, weights_now)
+    present.prose(t("attention.intro", d_k=settings.d_k))
+    if settings.scoring == "additive":
+        st.caption(t("attention.intro_additive"))
+    st.caption(t("attention.random_note", seed=settings.seed))
 widgets.token_chips(tokens)
 
 c1, c2 = st.columns(2)

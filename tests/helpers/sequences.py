@@ -53,6 +53,7 @@ SHARED = {
     "scale": [True, False],
     "mask": ["none", "causal"],
     "scoring": ["dot", "additive"],
+    "present": [True, False],
     "table": [True, False],  # "Show charts as tables" (ui/a11y.py): every chart's numbers
 }
 
@@ -63,6 +64,9 @@ SHARED = {
 # and default of its range (`Range`).
 SAMPLES: dict[str, list] = {
     "attention.head": [0, 3, 15],
+    "attention.weights": ["random", "minilm"],  # SmolLM2 is loaded by its own tests only
+    "attention.layer": [0, 2, 5],
+    "attention.minilm_heads": [1, 12, 16],
     "step.head": [0, 1, 2, 3, 7, 15],
     "step.query": [0, 1, 2, 5, 8, 40, 511],
     "step.dims": [0, 64, 128, 192],
@@ -88,6 +92,7 @@ SAMPLES: dict[str, list] = {
     encdec.K_HEAD: [0, 3, 15],
     encdec.K_P: [0.0, 0.2, 0.9],
     encdec.K_DROP_SEED: [0, 5],
+    encdec.K_TRAINED_LAYER: [0, 1],
     "train.dim": [16, 64],
     "train.heads": [1, 2, 4, 8],
     "train.steps": [1, 20, 3000],
@@ -121,6 +126,7 @@ SAMPLES: dict[str, list] = {
     llm.K_MAX_NEW: [8, 24],
     llm.K_HEAD: [0, 4, 8],
     llm.K_QUERY: [llm.LAST, 0, 5, 300],
+    llm.K_PAIR: [0, 5, llm.N_PAIRS - 1],
 }
 
 

@@ -31,6 +31,10 @@ K_HEAD = f"{P}.head"
 K_P = f"{P}.p"
 K_DROP_SEED = f"{P}.dropout_seed"
 K_VIEW = f"{P}.view"  # the open attention view: only its charts are drawn
+K_MODEL = f"{P}.weights"  # the seeded model, or the Train page's (encoder_decoder_trained.py)
+K_TRAINED_LAYER = f"{P}.trained_layer"
+MODELS = ("seeded", "trained")
+LINK_TRAINED_LAYERS = 8  # a trained layer a link may name (the run is not known then)
 
 PARTS = ("attention", "padding", "addnorm", "dropout")
 VIEWS = ("encoder", "decoder", "cross")  # the attention part's views
@@ -59,6 +63,8 @@ PARAMS = (
     Param(K_P, 0.2, OneOf(DROPOUT_PS, _dropout_p)),
     Param(K_DROP_SEED, 0, Range(0, MAX_SEED)),
     Param(K_VIEW, VIEWS[0], OneOf(VIEWS)),
+    Param(K_MODEL, "seeded", OneOf(MODELS)),
+    Param(K_TRAINED_LAYER, 0, index(LINK_TRAINED_LAYERS)),
 )
 
 
