@@ -83,8 +83,10 @@ def attention_heatmap(
     y_title: str = "query",
     height: int | None = None,
     fmt: str = EXACT,
+    colorbar: dict | None = None,
 ) -> go.Figure:
-    """One (Tq, Tk) matrix as a heatmap with tokens on both axes."""
+    """One (Tq, Tk) matrix as a heatmap with tokens on both axes (`colorbar`: the trace's colour
+    bar, e.g. `viz.margins.colorbar_below()`)."""
     k_tokens = q_tokens if k_tokens is None else k_tokens
     matrix = np.asarray(matrix, dtype=np.float32)
     if zmax is None:
@@ -99,6 +101,8 @@ def attention_heatmap(
         value_label=value_label,
         fmt=fmt,
     )
+    if colorbar:
+        trace["colorbar"] = colorbar
     layout = {
         "xaxis": {
             "title": {"text": escape_label(x_title)},
