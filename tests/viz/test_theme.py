@@ -8,9 +8,9 @@ import re
 import numpy as np
 
 import viz
-from tests.helpers.figures import contrast, sent
+from tests.helpers.figures import contrast, lightness, sample_scale, sent
 from viz import theme
-from viz.figure import figure
+from viz.figure import STREAMLIT_PLACEHOLDERS, figure, named_colorscale
 
 # Streamlit's page backgrounds as Chromium computes them: light, dark (1.67), dark (earlier)
 PAGES = ("#FFFFFF", "rgb(23, 22, 20)", "#0E1117")
@@ -83,3 +83,23 @@ def test_no_mark_colour_vanishes_on_either_page():
     for palette in (QUALITATIVE, OKABE_ITO, READING, theme.COLORWAY):
         for colour in palette:
             assert min(contrast(colour, page) for page in PAGES) > 1.25, colour
+
+
+def test_every_palette_is_monotonic_in_lightness_and_free_of_streamlit_placeholders():
+    """Issue #42: Magma's first colour, #000004, is one Streamlit's chart component replaces in
+    the figure's text (with #ab63fa, lilac): every exact zero (a causal mask's triangle) was
+    drawn brighter than a weight of 0.05. Every palette's scale, sampled at 201 points as
+    plotly.js interpolates it, rises (or falls) in CIE L* from one end to the other, and none
+    of its colours is one Streamlit swaps."""
+    for name in (*theme.PALETTES, theme.DIVERGING, "Blues", "Blues_r"):
+        scale = named_colorscale(name)
+        assert not {c.lower() for _, c in scale} & STREAMLIT_PLACEHOLDERS, name
+        if name == theme.DIVERGING:
+            continue  # dark, light, dark: monotonic on each half (checked below)
+        ls = np.array([lightness(c) for c in sample_scale(scale)])
+        steps = np.diff(ls) * np.sign(ls[-1] - ls[0])
+        assert steps.min() > -1e-6, (name, int(np.argmin(steps)), ls[:5])
+        assert abs(ls[-1] - ls[0]) > 50, name
+    ls = np.array([lightness(c) for c in sample_scale(named_colorscale(theme.DIVERGING))])
+    mid = int(np.argmax(ls))
+    assert np.diff(ls[: mid + 1]).min() > -1e-6 and np.diff(ls[mid:]).max() < 1e-6
