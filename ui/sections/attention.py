@@ -46,6 +46,8 @@ def heads(s: Sentence, settings: Settings, scale_mode: str, palette: str) -> Non
     st.subheader(t("attention.heads"))
     if settings.mask == "causal":
         st.caption(t("attention.causal_note"))
+    if scale_mode == "per_head":
+        st.caption(t("attention.per_head_note"))
     long = len(s.tokens) > widgets.GRID_FULL
     if long:
         view = controls.enum_radio("attention.long_view", LONG_VIEWS, key=K_LONG)
