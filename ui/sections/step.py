@@ -171,9 +171,8 @@ def score_matrices(s: HeadSteps, v: StepView) -> None:
     """Step 2: scores Q_h K_h^T (or additive), the 1/sqrt(d_k) scaling and the mask."""
     additive = s.additive is not None
     scaled = s.scale_factor != 1.0  # without 1/sqrt(d_k): not "scaled" dot-product
-    st.header(
-        t("step.s2.title_additive" if additive else "step.s2.title" if scaled else "step.s2.title_unscaled")
-    )
+    title = "title_additive" if additive else "title" if scaled else "title_unscaled"
+    st.header(t(f"step.s2.{title}"))
     factor = s.scale_factor / s.temperature
     if additive:
         st.markdown(t("step.s2.additive_text", d_k=v.d_k))
