@@ -20,6 +20,7 @@ import plotly.graph_objects as go
 from .figure import axis_key, cell_axes, figure, style, subplot_grid
 from .labels import escape_label, escape_labels
 from .margins import MODEBAR_PX
+from .theme import DISTINCT
 
 EXACT = ".8g"  # hover precision: float32 to the last digit
 # Okabe & Ito (2008), colour-blind safe; black replaced by grey so it shows on dark themes too
@@ -33,7 +34,7 @@ OKABE_ITO = (
     "#F0E442",  # yellow
     "#999999",  # grey
 )
-HEAD_COLORS = OKABE_ITO  # the lines view draws at most this many heads at once
+HEAD_COLORS = DISTINCT[:8]  # the lines view draws at most this many heads at once
 MAX_LINE_HEADS = len(HEAD_COLORS)
 CATEGORY_COLORS = {
     "cls": "#E69F00",

@@ -80,7 +80,7 @@ def test_no_mark_colour_vanishes_on_either_page():
     from viz.reading import OKABE_ITO as READING
     from viz.train import OKABE_ITO
 
-    for palette in (QUALITATIVE, OKABE_ITO, READING, theme.COLORWAY):
+    for palette in (QUALITATIVE, OKABE_ITO, READING, theme.COLORWAY, theme.DISTINCT):
         for colour in palette:
             assert min(contrast(colour, page) for page in PAGES) > 1.25, colour
 
@@ -103,3 +103,22 @@ def test_every_palette_is_monotonic_in_lightness_and_free_of_streamlit_placehold
     ls = np.array([lightness(c) for c in sample_scale(named_colorscale(theme.DIVERGING))])
     mid = int(np.argmax(ls))
     assert np.diff(ls[: mid + 1]).min() > -1e-6 and np.diff(ls[mid:]).max() < 1e-6
+
+
+def test_head_and_group_colours_are_distinct_up_to_eight_or_more():
+    """Issue #42: the efficient page's groups repeated their 7 colours (KV head 7 = KV head 0),
+    and the lines view's 8 heads blended into grey. Both take 8+ distinct colours of one
+    colour-blind-safe set, no grey among them."""
+    from viz.efficient import grouped_heads
+    from viz.reading import HEAD_COLORS
+
+    assert len(set(theme.DISTINCT)) == len(theme.DISTINCT) >= 9
+    assert len(set(HEAD_COLORS)) == len(HEAD_COLORS) >= 8
+    for colour in theme.DISTINCT:
+        r, g, b = (int(colour[i : i + 2], 16) for i in (1, 3, 5))
+        assert max(r, g, b) - min(r, g, b) > 40, colour  # no grey
+    w = np.full((8, 8, 4, 4), 0.25)
+    fig = grouped_heads(w[:, 0], list("abcd"), list(range(8)), titles=list("01234567"))
+    kv = [tr for tr in fig.data if tr.type == "scatter" and tr.marker and
+          isinstance(tr.marker.color, (list, tuple)) and len(tr.marker.color) == 8]
+    assert kv and all(len(set(tr.marker.color)) == 8 for tr in kv)
