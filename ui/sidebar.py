@@ -51,6 +51,19 @@ def init_state() -> None:
 
 # pages on MiniLM: the model settings do not apply
 PRETRAINED_PAGES = frozenset(p.id for p in pages.PAGES if p.model == pages.MINILM)
+# the sidebar's model settings, in their order there
+MODEL_SETTINGS = ("d_model", "n_heads", "seed", "positional", "scale", "mask", "scoring")
+
+
+def unused_settings(page_id: str) -> frozenset[str]:
+    """The model settings page `page_id` ignores: drawn disabled, with a note (issue #42: they
+    stayed live on the Encoder-decoder, Train and Induction pages and changed nothing)."""
+    page = pages.BY_ID.get(page_id)
+    if page is None:
+        return frozenset()
+    if page.model != pages.SIDEBAR:
+        return frozenset(MODEL_SETTINGS)
+    return frozenset(page.unused)
 
 
 def render_sidebar(page_id: str = "") -> state.Settings:
@@ -81,23 +94,38 @@ def render_sidebar(page_id: str = "") -> state.Settings:
             "side.tokenizer", state.TOKENIZERS, labels="side.tok", key=key("tokenizer")
         )
         st.subheader(t("side.model"))
+        unused = unused_settings(page_id)
         if page_id in PRETRAINED_PAGES:  # MiniLM has its own size: say so beside the sliders
             st.caption(t("side.model_unused"))
-        d_model = controls.select_slider(t("side.d_model"), D_MODELS, key=key("d_model"))
+        elif unused == frozenset(MODEL_SETTINGS):  # a model of the page's own
+            st.caption(t("side.model_own"))
+        elif unused:  # which ones, and why: the page's own note (strings "side.unused_<id>")
+            st.caption(t(f"side.unused_{page_id}"))
+        off = {name: name in unused for name in MODEL_SETTINGS}
+        d_model = controls.select_slider(
+            t("side.d_model"), D_MODELS, key=key("d_model"), disabled=off["d_model"]
+        )
         heads = valid_head_counts(d_model, MAX_HEADS)
-        n_heads = controls.select_slider(t("side.n_heads"), heads, key=key("n_heads"))
+        n_heads = controls.select_slider(
+            t("side.n_heads"), heads, key=key("n_heads"), disabled=off["n_heads"]
+        )
         d_k = head_size(d_model, n_heads)
         st.markdown(t("side.d_k", d_model=d_model, n_heads=n_heads, d_k=d_k))
         controls.number_input(
-            t("side.seed"), min_value=0, max_value=MAX_SEED, step=1, key=key("seed")
-        )
-        controls.toggle(t("side.positional"), key=key("positional"))
+            t("side.seed"), min_value=0, max_value=MAX_SEED, step=1, key=key("seed"),
+            disabled=off["seed"],
+        )  # fmt: skip
+        controls.toggle(t("side.positional"), key=key("positional"), disabled=off["positional"])
         additive = st.session_state[key("scoring")] == "additive"
-        controls.toggle(t("side.scale"), key=key("scale"), disabled=additive)
-        if additive:
+        controls.toggle(t("side.scale"), key=key("scale"), disabled=additive or off["scale"])
+        if additive and not off["scale"]:
             st.caption(t("side.scale_additive"))
-        controls.enum_radio("side.mask", ("none", "causal"), key=key("mask"), horizontal=False)
         controls.enum_radio(
-            "side.scoring", ("dot", "additive"), key=key("scoring"), horizontal=False
-        )
+            "side.mask", ("none", "causal"), key=key("mask"), horizontal=False,
+            disabled=off["mask"],
+        )  # fmt: skip
+        controls.enum_radio(
+            "side.scoring", ("dot", "additive"), key=key("scoring"), horizontal=False,
+            disabled=off["scoring"],
+        )  # fmt: skip
     return state.current()

@@ -24,6 +24,11 @@ EN = {
     "side.model_unused": "Not used on this page: it reads the pretrained all-MiniLM-L6-v2 "
     "(6 layers × 12 heads, d_model = 384, WordPiece tokens). d_model, heads and the settings "
     "below apply to the other pages.",
+    "side.model_own": "Not used on this page: it builds and trains a model of its own, with "
+    "the settings on the page. These settings apply to the other pages.",
+    "side.unused_encoder_decoder": "This page uses d_model, heads, seed and positional encoding from here; "
+    "its model always scales its scores, uses dot-product scoring and masks its decoder "
+    "causally, so scaling, mask and scoring are off here.",
     "side.d_model": "d_model (model dimension)",
     "side.n_heads": "Heads h (only divisors of d_model)",
     "side.d_k": "d_k = d_model / h = {d_model} / {n_heads} = **{d_k}** dimensions per head",
@@ -93,6 +98,9 @@ ZH = {
     "side.model": "模型",
     "side.model_unused": "本页不使用这些设置:它读取预训练的 all-MiniLM-L6-v2 (6 层 × 12 个头,"
     "d_model = 384,WordPiece 词元)。d_model、头数和下面的设置只用于其他页面。",
+    "side.model_own": "本页不使用这些设置:它用页面上的设置构建并训练自己的模型。这些设置只用于其他页面。",
+    "side.unused_encoder_decoder": "本页使用这里的 d_model、头数、种子和位置编码;它的模型总是缩放分数、"
+    "使用点积打分,并且只在解码器中使用因果掩码,所以这里的缩放、掩码和打分设置已停用。",
     "side.d_model": "d_model (模型维度)",
     "side.n_heads": "头数 h (只能是 d_model 的因数)",
     "side.d_k": "d_k = d_model / h = {d_model} / {n_heads} = **{d_k}**,即每个头的维度",

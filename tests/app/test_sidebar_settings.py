@@ -1,0 +1,53 @@
+"""The sidebar's model settings are disabled, with a note, on the pages that ignore them
+(issue #42: on Encoder-decoder, Train and Induction they stayed live and changed nothing)."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.helpers.app import run_app
+from ui import pages
+from ui.sidebar import MODEL_SETTINGS, unused_settings
+from ui.strings import STRINGS
+
+EN = STRINGS["en"]
+LABELS = {  # the sidebar's label of each model setting
+    "d_model": EN["side.d_model"],
+    "n_heads": EN["side.n_heads"],
+    "seed": EN["side.seed"],
+    "positional": EN["side.positional"],
+    "scale": EN["side.scale"],
+    "mask": EN["side.mask"],
+    "scoring": EN["side.scoring"],
+}
+
+
+def _disabled(at) -> dict[str, bool]:
+    """Each model setting's widget in the sidebar: disabled or not."""
+    widgets = [
+        *at.sidebar.select_slider, *at.sidebar.number_input, *at.sidebar.toggle, *at.sidebar.radio
+    ]
+    by_label = {w.label: w for w in widgets}
+    return {name: bool(by_label[label].disabled) for name, label in LABELS.items()}
+
+
+def test_which_pages_ignore_which_settings():
+    assert unused_settings("attention") == frozenset()
+    assert unused_settings("encoder_decoder") == {"scale", "mask", "scoring"}
+    for page in pages.PAGES:
+        if page.model != pages.SIDEBAR:
+            assert unused_settings(page.id) == frozenset(MODEL_SETTINGS), page.id
+
+
+@pytest.mark.parametrize("page_id", ["attention", "encoder_decoder", "train", "induction"])
+def test_settings_a_page_ignores_are_disabled_with_a_note(page_id):
+    at = run_app(pages.BY_ID[page_id].path)
+    off = _disabled(at)
+    assert {name for name, d in off.items() if d} == unused_settings(page_id)
+    notes = "\n".join(c.value for c in at.sidebar.caption)
+    if page_id in ("train", "induction"):
+        assert EN["side.model_own"] in notes
+    elif page_id == "encoder_decoder":
+        assert EN["side.unused_encoder_decoder"] in notes
+    else:
+        assert EN["side.model_own"] not in notes
