@@ -8,7 +8,16 @@ from mha_core import valid_head_counts
 from mha_core.layer.config import head_size
 from ui import controls, pages, state, url
 from ui.i18n import t
-from ui.state import D_MODELS, DEFAULTS, EXAMPLES, MAX_CHARS, MAX_HEADS, MAX_SEED, key
+from ui.state import (
+    D_MODELS,
+    DEFAULTS,
+    EXAMPLES,
+    MAX_CHARS,
+    MAX_HEADS,
+    MAX_SEED,
+    URL_TEXT_CHARS,
+    key,
+)
 from ui.strings import LANGS
 
 _PAGE = "shared._page"
@@ -82,6 +91,9 @@ def render_sidebar(page_id: str = "") -> state.Settings:
         n_chars = controls.too_long(key("text"), MAX_CHARS)
         if n_chars:
             st.warning(t("msg.too_long", n=n_chars, limit=MAX_CHARS))
+        n_text = len(st.session_state.get(key("text")) or "")
+        if n_text > URL_TEXT_CHARS:  # ui/state.py leaves it out of the URL: say so here
+            st.warning(t("msg.not_in_link", n=f"{n_text:,}", limit=f"{URL_TEXT_CHARS:,}"))
         controls.selectbox(
             t("side.example"),
             [None, *range(len(EXAMPLES))],

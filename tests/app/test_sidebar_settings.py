@@ -51,3 +51,23 @@ def test_settings_a_page_ignores_are_disabled_with_a_note(page_id):
         assert EN["side.unused_encoder_decoder"] in notes
     else:
         assert EN["side.model_own"] not in notes
+
+
+def test_a_text_left_out_of_the_link_says_so():
+    """Issue #42: past URL_TEXT_CHARS a text silently dropped out of shared links (the link
+    opened the default sentence). Where the link is taken from, the page now says so."""
+    from ui.state import URL_TEXT_CHARS
+
+    note = EN["msg.not_in_link"].split(":")[0]  # "Not in the link"
+    short = run_app(**{"shared.text": "a " * (URL_TEXT_CHARS // 2)})  # 2,000 characters
+    assert short.query_params["text"] and note not in _warnings(short)
+    long = run_app(**{"shared.text": "a " * (URL_TEXT_CHARS // 2 + 1)})
+    assert "text" not in long.query_params
+    assert f"{note}: this text (2,002 characters) is longer than 2,000" in _warnings(long)
+    target = "b " * (URL_TEXT_CHARS // 2 + 1)
+    at = run_app(pages.BY_ID["encoder_decoder"].path, **{"encoder_decoder.target": target})
+    assert "target" not in at.query_params and note in _warnings(at)
+
+
+def _warnings(at) -> str:
+    return "\n".join(w.value for w in at.warning)

@@ -52,6 +52,9 @@ EN = {
     "msg.block_mean": "block mean of {what}",
     "msg.view_capped": "This view uses the first {limit} of the {n} tokens: {why}",
     "msg.params_fallback": "Some settings in the link were not valid and were reset: {names}.",
+    "msg.not_in_link": "Not in the link: this text ({n} characters) is longer than {limit} characters, "
+    "so the page's address leaves it out and a link copied from it opens the default sentence. "
+    "Share the text itself.",
     "msg.error": "Something went wrong with these settings: {error}",
     "msg.tokens": "Tokens ({n})",
     "msg.too_long": "The text has {n:,} characters, more than the {limit:,} this box takes: "
@@ -122,6 +125,8 @@ ZH = {
     "msg.block_mean": "块内平均{what}",
     "msg.view_capped": "此视图只用 {n} 个词元中的前 {limit} 个:{why}",
     "msg.params_fallback": "链接中的部分设置无效,已重置:{names}。",
+    "msg.not_in_link": "不在链接中:这段文本 ({n} 个字符) 超过 {limit} 个字符,页面地址不包含它,"
+    "从地址复制的链接会打开默认句子。请直接分享文本本身。",
     "msg.error": "这些设置出了问题:{error}",
     "msg.tokens": "词元 ({n} 个)",
     "msg.too_long": "文本共有 {n:,} 个字符,超过此框的上限 {limit:,}:只使用前 {limit:,} 个字符。"
