@@ -39,6 +39,11 @@ STYLE = f"""<style>
 /* A display formula wider than the screen scrolls sideways: it takes the keyboard's focus
    (the script below) and shows it. */
 .katex-display:focus-visible {{ outline: 2px solid currentColor; outline-offset: 2px; }}
+/* On a phone a display formula wider than the column scrolls inside its box (it was cut at
+   the right edge: "α_h V" on the step page), a little smaller. */
+@media (max-width: 480px) {{
+  .katex-display {{ overflow-x: auto; overflow-y: hidden; padding: 2px 0; font-size: 0.9em; }}
+}}
 </style>"""
 
 # The document's language, for screen readers; and every display formula focusable, so that a

@@ -340,8 +340,9 @@ SYMBOLS = {
 LATEX = {
     "x_pe": r"X = E + PE \in \mathbb{{R}}^{{T \times d_{{model}}}}",
     "x": r"X = E \in \mathbb{{R}}^{{T \times d_{{model}}}}",
-    "proj": r"Q_h = X W_Q^h + b_Q^h, \quad K_h = X W_K^h + b_K^h, \quad V_h = X W_V^h + b_V^h,"
-    r"\qquad W_Q^h, W_K^h, W_V^h \in \mathbb{{R}}^{{d_{{model}} \times d_k}}",
+    "proj": r"\begin{{gathered}} Q_h = X W_Q^h + b_Q^h, \quad K_h = X W_K^h + b_K^h \\"
+    r" V_h = X W_V^h + b_V^h \\ W_Q^h, W_K^h, W_V^h \in \mathbb{{R}}^{{d_{{model}} \times d_k}}"
+    r" \end{{gathered}}",
     "score": r"\text{{score}}(Q_h, K_h) = \frac{{Q_h K_h^\top}}{{\sqrt{{d_k}}}}"
     r" = \frac{{Q_h K_h^\top}}{{\sqrt{{{d_k}}}}}",
     "score_noscale": r"\text{{score}}(Q_h, K_h) = Q_h K_h^\top",
@@ -349,16 +350,18 @@ LATEX = {
     r", \quad \tau = {temperature}",
     "additive": r"\text{{score}}(q_i, k_j) = v_h^\top \tanh\left(q_i W_q^h + k_j W_k^h\right)",
     "mask_causal": r"\text{{score}}_{{ij}} \leftarrow -\infty \quad (j > i)",
-    "softmax": r"\alpha_h = \text{{softmax}}\left(\frac{{Q_h K_h^\top}}{{\sqrt{{d_k}}}}\right),"
-    r" \quad \text{{output}}_h = \alpha_h V_h",
-    "softmax_generic": r"\alpha_{{h,ij}} = \frac{{e^{{\text{{score}}_{{ij}}}}}}"
-    r"{{\sum_{{j'}} e^{{\text{{score}}_{{ij'}}}}}}, \quad \text{{output}}_h = \alpha_h V_h",
-    "naive": r"\bar{{v}}_i = \frac{{1}}{{|A_i|}} \sum_{{j \in A_i}} v_j"
-    r" \qquad \text{{output}}_{{h,i}} = \sum_{{j \in A_i}} \alpha_{{h,ij}}\, v_j",
-    "concat": r"\text{{MultiHeadOutput}} = \text{{concat}}(\text{{output}}_0, \text{{output}}_1,"
-    r" \dots, \text{{output}}_{{{last}}}) \in \mathbb{{R}}^{{T \times d_{{model}}}}",
-    "final": r"\text{{FinalOutput}} = \text{{MultiHeadOutput}}\, W_O + b_O,"
-    r" \qquad W_O \in \mathbb{{R}}^{{d_{{model}} \times d_{{model}}}}",
+    "softmax": r"\begin{{gathered}} \alpha_h = \text{{softmax}}\left(\frac{{Q_h K_h^\top}}"
+    r"{{\sqrt{{d_k}}}}\right) \\ \text{{output}}_h = \alpha_h V_h \end{{gathered}}",
+    "softmax_generic": r"\begin{{gathered}} \alpha_{{h,ij}} = \frac{{e^{{\text{{score}}_{{ij}}}}}}"
+    r"{{\sum_{{j'}} e^{{\text{{score}}_{{ij'}}}}}} \\ \text{{output}}_h = \alpha_h V_h"
+    r" \end{{gathered}}",
+    "naive": r"\begin{{gathered}} \bar{{v}}_i = \frac{{1}}{{|A_i|}} \sum_{{j \in A_i}} v_j"
+    r" \\ \text{{output}}_{{h,i}} = \sum_{{j \in A_i}} \alpha_{{h,ij}}\, v_j \end{{gathered}}",
+    "concat": r"\begin{{gathered}} \text{{MultiHeadOutput}} = \text{{concat}}(\text{{output}}_0,"
+    r" \text{{output}}_1, \dots, \text{{output}}_{{{last}}}) \\"
+    r" \text{{MultiHeadOutput}} \in \mathbb{{R}}^{{T \times d_{{model}}}} \end{{gathered}}",
+    "final": r"\begin{{gathered}} \text{{FinalOutput}} = \text{{MultiHeadOutput}}\, W_O + b_O"
+    r" \\ W_O \in \mathbb{{R}}^{{d_{{model}} \times d_{{model}}}} \end{{gathered}}",
 }
 
 
