@@ -39,6 +39,10 @@ STYLE = f"""<style>
 /* A display formula wider than the screen scrolls sideways: it takes the keyboard's focus
    (the script below) and shows it. */
 .katex-display:focus-visible {{ outline: 2px solid currentColor; outline-offset: 2px; }}
+/* A multiselect's chips wrap onto more lines: Streamlit keeps them on one line that scrolls
+   sideways, and the last chips were cut (Reading's lines view: 8 heads, "7" hidden). */
+.stMultiSelect div:has(> span > [data-tag]) {{ flex-wrap: wrap; overflow: visible; height: auto; }}
+.stMultiSelect div:has(> div > span > [data-tag]) {{ height: auto; max-height: none; }}
 /* On a phone a display formula wider than the column scrolls inside its box (it was cut at
    the right edge: "α_h V" on the step page), a little smaller. */
 @media (max-width: 480px) {{
