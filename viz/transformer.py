@@ -19,6 +19,7 @@ import plotly.graph_objects as go
 from .diagram import DIAGRAM_LABELS, HIGHLIGHT_LINE, block_diagram, block_layout
 from .figure import figure, named_colorscale, style
 from .labels import escape_label, escape_labels
+from .matrix import CELL_FMT
 
 EXACT = ".8g"
 MINUS_INF = "−∞"
@@ -361,3 +362,29 @@ __all__ = [
     "normalised_matrix",
     "padding_mask_figure",
 ]
+
+
+DROPPED_COLOUR = "#D55E00"  # Okabe-Ito vermillion: reads on every heatmap palette
+
+
+def mark_cells(fig: go.Figure, mask: np.ndarray, label: str) -> go.Figure:
+    """A cross on every cell of a heatmap (rows x cols from 0) where `mask` is True, with
+    `label` on hover: dropout's dropped weights, exactly 0, looked like small kept ones."""
+    mask = np.asarray(mask, dtype=bool)
+    rows, cols = np.nonzero(mask)
+    heat = fig.data[0]
+    if heat.texttemplate:  # values printed in the cells: none under a cross
+        z = np.asarray(heat.z, dtype=np.float64)
+        text = np.where(mask, "", np.vectorize(lambda v: f"{v:{CELL_FMT}}", otypes=[object])(z))
+        heat.update(text=text.tolist(), texttemplate="%{text}")
+    fig.add_trace(
+        go.Scatter(
+            x=cols.tolist(),
+            y=rows.tolist(),
+            mode="markers",
+            marker={"symbol": "x-thin", "size": 12, "line": {"width": 2, "color": DROPPED_COLOUR}},
+            hovertemplate=f"{escape_label(label)}<extra></extra>",
+            showlegend=False,
+        )
+    )
+    return fig

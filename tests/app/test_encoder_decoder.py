@@ -353,6 +353,11 @@ def test_dropout_training_against_eval_and_resample():
     kept = train != 0.0
     np.testing.assert_allclose(train[kept], weights[kept] * 2.0, rtol=1e-6)  # 1 / (1 - 0.5)
     assert 0 < (~kept).sum() < kept.size
+    # the dropped cells crossed out, one cross each (issue #42: 0.00 looked like a small weight)
+    (cross,) = [d for d in figs[f"{P}.fig.dropout_train"]["data"] if d["type"] == "scatter"]
+    crossed = {(int(y), int(x)) for x, y in zip(plotly_array(cross["x"]), plotly_array(cross["y"]))}
+    assert crossed == {(int(i), int(j)) for i, j in zip(*np.nonzero(~kept))}
+    assert EN[f"{P}.drop.crossed"] in page_text(at)
     sums = train.sum(axis=1)
     assert not np.allclose(sums, 1.0)  # rows no longer sum to 1
     text = page_text(at)
