@@ -314,3 +314,16 @@ def test_long_text_head_choice_follows_the_sidebar_heads_while_it_is_not_drawn()
     at = run_app(**shared(n_heads=2), **{"attention.head": 7})
     assert at.session_state["attention.head"] == 1
     assert at.query_params["head"] == "1"
+
+
+@pytest.mark.parametrize("view", ["heads", "mean", "stats", "similarity"])
+def test_colour_controls_are_live_only_where_they_act(view):
+    """Issue #42: the palette and the colour scale stayed live on the statistics table."""
+    from ui.strings import STRINGS
+
+    EN = STRINGS["en"]  # noqa: N806
+    at = run_app(**shared(), **{"attention.view": view})
+    scale = next(r for r in at.main.radio if r.label == EN["attention.colour_scale"])
+    palette = next(s for s in at.main.selectbox if s.label == EN["attention.palette"])
+    assert scale.disabled is (view != "heads")
+    assert palette.disabled is (view == "stats")
