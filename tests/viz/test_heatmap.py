@@ -185,3 +185,12 @@ def test_a_phone_shows_the_same_key_labels_under_every_head_of_a_row(nh, t):
         assert "" not in axis["ticktext"]  # plotly.js would not draw it: the count shifts
         for v in gap_ticks(axis):  # the invisible ticks lie between the heads
             assert columns[0][1] - 0.5 < v < columns[1][0] - 0.5
+
+
+def test_square_heatmap_keeps_square_cells():
+    """Issue #42: the head-similarity matrix was stretched across the page."""
+    import viz
+
+    fig = viz.attention_heatmap(np.eye(4), ["a", "b", "c", "d"], square=True)
+    assert fig.layout.yaxis.scaleanchor == "x" and fig.layout.xaxis.constrain == "domain"
+    assert viz.attention_heatmap(np.eye(4), ["a", "b", "c", "d"]).layout.yaxis.scaleanchor is None

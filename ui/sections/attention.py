@@ -123,6 +123,7 @@ def similarity(s: Sentence, palette: str) -> None:
         y_title="",
         height=max(300, 60 + 40 * n_heads),
         fmt=".4f",
+        square=True,  # stretched across the page, its cells were wide bands
     )
     widgets.plot(fig, key="attention.similarity_fig")
 
