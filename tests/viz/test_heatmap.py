@@ -54,7 +54,8 @@ def test_shared_and_per_head_scale():
     shared = head_grid(w, list("abcd"), shared_scale=True)
     per = head_grid(w, list("abcd"), shared_scale=False)
     assert shared.data[0].zmax == pytest.approx(float(w.max())) and shared.data[0].showscale
-    assert per.data[0].zmax == 1.0 and not per.data[0].showscale  # each head stretched to [0, 1]
+    assert per.data[0].zmax == 1.0  # each head stretched to [0, 1]
+    assert list(per.data[0].colorbar.ticktext) == ["0", "50%", "100%"]  # a share of its max
     stretched = grid_heads({"data": [{**per.to_plotly_json()["data"][0], "customdata": None}]})
     for h in range(3):
         assert stretched[h].max() == pytest.approx(1.0)
