@@ -317,13 +317,14 @@ def test_long_text_head_choice_follows_the_sidebar_heads_while_it_is_not_drawn()
 
 
 @pytest.mark.parametrize("view", ["heads", "mean", "stats", "similarity"])
-def test_colour_controls_are_live_only_where_they_act(view):
-    """Issue #42: the palette and the colour scale stayed live on the statistics table."""
+def test_colour_controls_are_shown_only_where_they_act(view):
+    """Issue #42: the palette and the colour scale stayed on the statistics table."""
     from ui.strings import STRINGS
 
     EN = STRINGS["en"]  # noqa: N806
-    at = run_app(**shared(), **{"attention.view": view})
-    scale = next(r for r in at.main.radio if r.label == EN["attention.colour_scale"])
-    palette = next(s for s in at.main.selectbox if s.label == EN["attention.palette"])
-    assert scale.disabled is (view != "heads")
-    assert palette.disabled is (view == "stats")
+    at = run_app(**shared(), **{"attention.view": view, "attention.palette": "Cividis"})
+    scales = [r for r in at.main.radio if r.label == EN["attention.colour_scale"]]
+    palettes = [s for s in at.main.selectbox if s.label == EN["attention.palette"]]
+    assert len(scales) == (view == "heads")
+    assert len(palettes) == (view != "stats")
+    assert at.session_state["attention.palette"] == "Cividis"  # kept while hidden

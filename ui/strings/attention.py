@@ -22,8 +22,6 @@ EN = {
     "attention.mean_caption": "The average of the heads' weights: a head-averaged summary, which "
     "can hide patterns that the heads show one by one.",
     "attention.causal_note": "Causal mask: the upper triangle is exactly 0.",
-    "attention.scale_unused": "The colour scale (shared or per head) applies to the heads' grid; this view has one chart.",
-    "attention.colour_unused_stats": "The colour controls apply to the charts; the statistics are a table.",
     "attention.per_head_note": "Per head: each head's colours run from 0 to its own largest weight, given in brackets after its title; the colour bar is the share of that largest weight. Colours are not comparable across heads.",
     "attention.full_head": "Head drawn token by token",
     "attention.long_view": "A long text: show",
@@ -69,8 +67,6 @@ ZH = {
     "attention.mean": "{n} 个头的平均",
     "attention.mean_caption": "所有头权重的平均:对各头取平均的摘要,可能掩盖逐个查看头时能看到的图案。",
     "attention.causal_note": "因果掩码:上三角恰好为 0。",
-    "attention.scale_unused": "颜色刻度 (共用或每个头单独) 只作用于各头的网格图;此视图只有一张图。",
-    "attention.colour_unused_stats": "颜色设置只作用于图表;统计是一张表。",
     "attention.per_head_note": "每个头单独:每个头的颜色从 0 到它自己的最大权重(写在标题后的括号里);颜色条表示占该最大权重的比例。不同头之间的颜色不可比较。",
     "attention.full_head": "逐词元显示的头",
     "attention.long_view": "长文本:显示",
