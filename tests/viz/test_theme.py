@@ -119,6 +119,12 @@ def test_head_and_group_colours_are_distinct_up_to_eight_or_more():
         assert max(r, g, b) - min(r, g, b) > 40, colour  # no grey
     w = np.full((8, 8, 4, 4), 0.25)
     fig = grouped_heads(w[:, 0], list("abcd"), list(range(8)), titles=list("01234567"))
-    kv = [tr for tr in fig.data if tr.type == "scatter" and tr.marker and
-          isinstance(tr.marker.color, (list, tuple)) and len(tr.marker.color) == 8]
+    kv = [
+        tr
+        for tr in fig.data
+        if tr.type == "scatter"
+        and tr.marker
+        and isinstance(tr.marker.color, (list, tuple))
+        and len(tr.marker.color) == 8
+    ]
     assert kv and all(len(set(tr.marker.color)) == 8 for tr in kv)
