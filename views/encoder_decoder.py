@@ -9,7 +9,7 @@ from ui.i18n import t
 from ui.page import open_page, set_defaults, url_state
 from ui.sections import encoder_decoder as sections
 from ui.sections import encoder_decoder_trained as trained
-from ui.state import MAX_CHARS
+from ui.state import MAX_CHARS, URL_TEXT_CHARS
 
 settings = open_page("encoder_decoder")
 set_defaults({**sections.DEFAULTS, **trained.DEFAULTS})
@@ -36,6 +36,8 @@ target = controls.text(
 n_chars = controls.too_long(sections.K_TARGET, MAX_CHARS)
 if n_chars:
     st.warning(t("msg.too_long", n=n_chars, limit=MAX_CHARS))
+if len(target) > URL_TEXT_CHARS:  # left out of the URL (sections.url_parsers): say so
+    st.warning(t("msg.not_in_link", n=f"{len(target):,}", limit=f"{URL_TEXT_CHARS:,}"))
 # the head picker is drawn for some parts only, below a stop for an empty sentence: its choice
 # stays valid for the sidebar's heads meanwhile
 controls.clamp(sections.K_HEAD, range(settings.n_heads))

@@ -56,34 +56,38 @@ st.latex(
 )
 st.caption(t("scaling.variance_why"))
 
-c1, c2 = st.columns(2)
-controls.enum_radio(
-    "scaling.distribution", DISTRIBUTIONS, labels="scaling.dist", key=K_DISTRIBUTION, where=c1
-)
-controls.select_slider(
-    t("scaling.samples"),
-    SAMPLES,
-    key=K_SAMPLES,
-    format_func=lambda n: f"{n:,}",
-    where=c2,
-)
-dist, n_samples, seed = ss[K_DISTRIBUTION], int(ss[K_SAMPLES]), settings.seed
-st.caption(t("scaling.seed_note", seed=seed))
-
 controls.clamp(K_HEAD, range(settings.n_heads), fallback=0)  # valid while its tab is closed too
 
 # Only the open tab is drawn: a sidebar step redraws one tab's charts, not six.
 tabs = controls.enum_tabs("scaling.tab", VIEWS, key=K_VIEW)
 
 
+def sampling() -> tuple[str, int, int]:
+    """The sampled tabs' own controls, drawn in those tabs only (issue #42: on the sentence
+    view, which draws no samples, they stayed live and did nothing)."""
+    c1, c2 = st.columns(2)
+    controls.enum_radio(
+        "scaling.distribution", DISTRIBUTIONS, labels="scaling.dist", key=K_DISTRIBUTION, where=c1
+    )
+    controls.select_slider(
+        t("scaling.samples"),
+        SAMPLES,
+        key=K_SAMPLES,
+        format_func=lambda n: f"{n:,}",
+        where=c2,
+    )
+    st.caption(t("scaling.seed_note", seed=settings.seed))
+    return ss[K_DISTRIBUTION], int(ss[K_SAMPLES]), settings.seed
+
+
 def spread() -> None:
     widgets.empty_sentence_note(settings)  # this tab does not read the sentence
-    sections.spread(settings, dist, n_samples, seed)
+    sections.spread(settings, *sampling())
 
 
 def saturation() -> None:
     widgets.empty_sentence_note(settings)  # nor does this one
-    sections.saturation(dist, n_samples, seed)
+    sections.saturation(*sampling())
 
 
 draw = {"spread": spread, "saturation": saturation, "sentence": lambda: sections.sentence(settings)}
