@@ -87,8 +87,9 @@ def _argmax_allowed(row: np.ndarray, allowed: np.ndarray | None) -> int:
 
 # 1. why attention: equal weights against weighing ---------------------------------------------
 def why_attention(tokens: Sequence[str], weights, allowed=None, head: int = 0) -> Question:
-    """Which token does the focus token (`focus`) weigh most in head `head`? weights (nh, T, T), allowed
-    (T, T) or None. The right answer is the argmax of that row (ties: every maximal key)."""
+    """Which token does the focus token (`focus`) weigh most in head `head`? weights
+    (nh, T, T), allowed (T, T) or None. The right answer is the argmax of that row (ties:
+    every maximal key)."""
     w = _np(weights)[head]  # (T, T)
     q = focus(tokens)
     row = w[q]
@@ -101,8 +102,16 @@ def why_attention(tokens: Sequence[str], weights, allowed=None, head: int = 0) -
         TOKEN,
         _token_options(len(tokens)),
         right,
-        {"head": head, "q": q, "key": top, "w": best, "uniform": 1.0 / n_allowed,
-         "n": n_allowed, "row": row, "ratio": best * n_allowed},  # fmt: skip
+        {
+            "head": head,
+            "q": q,
+            "key": top,
+            "w": best,
+            "uniform": 1.0 / n_allowed,
+            "n": n_allowed,
+            "row": row,
+            "ratio": best * n_allowed,
+        },
     )
 
 
@@ -126,14 +135,22 @@ def qkv_scores(tokens: Sequence[str], scores, allowed=None, head: int | None = N
         TOKEN,
         _token_options(len(tokens)),
         right,
-        {"head": head, "q": q, "key": top, "score": float(row[top]), "second": second,
-         "second_score": None if second is None else float(row[second]),
-         "d_k": None},  # fmt: skip
+        {
+            "head": head,
+            "q": q,
+            "key": top,
+            "score": float(row[top]),
+            "second": second,
+            "second_score": None if second is None else float(row[second]),
+            "d_k": None,
+        },
     )
 
 
 # 3. scaling by 1/sqrt(d_k) --------------------------------------------------------------------
-def spread_growth(d_ks: Sequence[int], std: Sequence[float], lo: int = 16, hi: int = 64) -> Question:
+def spread_growth(
+    d_ks: Sequence[int], std: Sequence[float], lo: int = 16, hi: int = 64
+) -> Question:
     """std(q.k) goes from d_k = lo to d_k = hi: by about how much does it grow? The measured
     ratio std[hi] / std[lo], and the nearest option (on a log scale) is right."""
     d_ks, std = list(d_ks), _np(std)
@@ -144,9 +161,16 @@ def spread_growth(d_ks: Sequence[int], std: Sequence[float], lo: int = 16, hi: i
         CHOICE,
         SPREAD_RATIOS,
         frozenset({nearest}),
-        {"lo": lo, "hi": hi, "ratio": ratio, "std_lo": float(std[d_ks.index(lo)]),
-         "std_hi": float(std[d_ks.index(hi)]), "sqrt_ratio": float(np.sqrt(hi / lo)),
-         "d_ks": d_ks, "std": std},  # fmt: skip
+        {
+            "lo": lo,
+            "hi": hi,
+            "ratio": ratio,
+            "std_lo": float(std[d_ks.index(lo)]),
+            "std_hi": float(std[d_ks.index(hi)]),
+            "sqrt_ratio": float(np.sqrt(hi / lo)),
+            "d_ks": d_ks,
+            "std": std,
+        },
     )
 
 
@@ -183,8 +207,14 @@ def farthest_head(mean_distance, d_model: int) -> Question:
         HEAD,
         tuple(str(h) for h in range(len(d))),
         right,
-        {"head": top, "dist": best, "near": low, "near_dist": float(d[low]),
-         "params": 4 * d_model * d_model + 4 * d_model, "n_heads": len(d)},  # fmt: skip
+        {
+            "head": top,
+            "dist": best,
+            "near": low,
+            "near_dist": float(d[low]),
+            "params": 4 * d_model * d_model + 4 * d_model,
+            "n_heads": len(d),
+        },
     )
 
 
@@ -218,8 +248,14 @@ def causal_weight(tokens: Sequence[str], causal_weights, head: int = 0) -> Quest
         CHOICE,
         CAUSAL_BINS,
         frozenset({right}),
-        {"head": head, "q": 0, "key": T - 1, "w": value, "uniform": 1.0 / T,
-         "above_max": float(np.triu(w, k=1).max()) if T > 1 else 0.0},  # fmt: skip
+        {
+            "head": head,
+            "q": 0,
+            "key": T - 1,
+            "w": value,
+            "uniform": 1.0 / T,
+            "above_max": float(np.triu(w, k=1).max()) if T > 1 else 0.0,
+        },
     )
 
 
@@ -259,8 +295,13 @@ def cross_top(src_tokens: Sequence[str], tgt_tokens: Sequence[str], cross) -> Qu
         TOKEN,
         _token_options(len(src_tokens)),
         right,
-        {"q": q, "key": int(np.argmax(row)), "w": best, "n_src": len(src_tokens),
-         "n_tgt": len(tgt_tokens)},  # fmt: skip
+        {
+            "q": q,
+            "key": int(np.argmax(row)),
+            "w": best,
+            "n_src": len(src_tokens),
+            "n_tgt": len(tgt_tokens),
+        },
     )
 
 
@@ -277,7 +318,9 @@ def kv_candidates(d_model: int, n_tokens: int, bytes_per_value: int = 4) -> dict
     }
 
 
-def kv_cache_question(d_model: int, n_heads: int, n_tokens: int, bytes_per_value: int = 4) -> Question:
+def kv_cache_question(
+    d_model: int, n_heads: int, n_tokens: int, bytes_per_value: int = 4
+) -> Question:
     """How many bytes of KV cache does this one-layer model need per token (float32)? Computed
     with `kv_cache_bytes` from the configuration; every option with that number is right."""
     d_k = d_model // n_heads
@@ -292,9 +335,16 @@ def kv_cache_question(d_model: int, n_heads: int, n_tokens: int, bytes_per_value
         CHOICE,
         KV_FORMULAS,
         right,
-        {"bytes": per_token, "T": n_tokens, "total": per_token * n_tokens,
-         "scores_bytes": scores_bytes, "d_k": d_k, "n_heads": n_heads, "d_model": d_model,
-         **{f"opt_{k}": v for k, v in cands.items()}},  # fmt: skip
+        {
+            "bytes": per_token,
+            "T": n_tokens,
+            "total": per_token * n_tokens,
+            "scores_bytes": scores_bytes,
+            "d_k": d_k,
+            "n_heads": n_heads,
+            "d_model": d_model,
+            **{f"opt_{k}": v for k, v in cands.items()},
+        },
     )
 
 
@@ -311,8 +361,13 @@ def sink_share(last_rows) -> Question:
         CHOICE,
         SHARE_BINS,
         frozenset({share_bin(mean)}),
-        {"share": mean, "shares": shares, "n_heads_total": int(shares.size),
-         "over_half": int((shares > 0.5).sum()), "T": int(w.shape[-1])},  # fmt: skip
+        {
+            "share": mean,
+            "shares": shares,
+            "n_heads_total": int(shares.size),
+            "over_half": int((shares > 0.5).sum()),
+            "T": int(w.shape[-1]),
+        },
     )
 
 
@@ -334,8 +389,14 @@ def weights_vs_norms(tokens: Sequence[str], weights, norm_shares) -> Question:
         CHOICE,
         WEIGHT_NORM,
         frozenset({"same" if top_w == top_n else "different"}),
-        {"top_w": top_w, "top_n": top_n, "w": float(by_weight[top_w]),
-         "w_norm": float(by_norm[top_w]), "n": float(by_norm[top_n]),
-         "n_weight": float(by_weight[top_n]), "by_weight": by_weight,
-         "by_norm": by_norm},  # fmt: skip
+        {
+            "top_w": top_w,
+            "top_n": top_n,
+            "w": float(by_weight[top_w]),
+            "w_norm": float(by_norm[top_w]),
+            "n": float(by_norm[top_n]),
+            "n_weight": float(by_weight[top_n]),
+            "by_weight": by_weight,
+            "by_norm": by_norm,
+        },
     )

@@ -31,9 +31,16 @@ def fingerprint(settings) -> str:
     """What the numbers on the screen depend on: the sentence and every model setting (not the
     language). An answer given under another fingerprint is not graded against these numbers."""
     parts = (
-        settings.text, settings.tokenizer, settings.d_model, settings.n_heads, settings.seed,
-        settings.positional, settings.scale, settings.mask, settings.scoring,
-    )  # fmt: skip
+        settings.text,
+        settings.tokenizer,
+        settings.d_model,
+        settings.n_heads,
+        settings.seed,
+        settings.positional,
+        settings.scale,
+        settings.mask,
+        settings.scoring,
+    )
     return hashlib.blake2s(repr(parts).encode(), digest_size=4).hexdigest()
 
 
@@ -82,7 +89,9 @@ def shuffle_perm(n: int, seed: int) -> tuple[int, ...]:
 
 @st.cache_data(max_entries=64, show_spinner=False)
 def positional(tokens: tuple[str, ...], config: AttentionConfig) -> quiz.Question:
-    res = positional_compute.shuffle_attention(tokens, config, shuffle_perm(len(tokens), config.seed))
+    res = positional_compute.shuffle_attention(
+        tokens, config, shuffle_perm(len(tokens), config.seed)
+    )
     return quiz.shuffle_effect(res.max_abs_diff, config.positional)
 
 

@@ -37,9 +37,19 @@ K_STATION, K_ANSWERS, K_PICK, K_QUIZ = f"{P}.station", f"{P}.answers", f"{P}.pic
 _PICK_FOR = f"{P}._pick_for"  # (station, fingerprint) the pick was last set for (not a control)
 
 STATIONS = (
-    "why", "qkv", "scaling", "softmax", "heads", "positional", "mask", "addnorm",
-    "transformer", "cost", "real", "limits",
-)  # fmt: skip
+    "why",
+    "qkv",
+    "scaling",
+    "softmax",
+    "heads",
+    "positional",
+    "mask",
+    "addnorm",
+    "transformer",
+    "cost",
+    "real",
+    "limits",
+)
 END = "end"
 STOPS = (*STATIONS, END)
 SKIPPED = "-"  # the answer of a station whose answer was shown without one
@@ -49,7 +59,7 @@ _FP = re.compile(r"^[0-9a-f]{8}$")
 DEFAULTS = {K_STATION: STATIONS[0], K_ANSWERS: "", K_PICK: "", K_QUIZ: False}
 
 
-# --- answers: "station:value:fingerprint,..." -----------------------------------------------------
+# --- answers: "station:value:fingerprint,..." -----------------------------------------------
 def parse_answers(raw: str) -> str:
     """The answers of a link, checked (ValueError otherwise) and in station order."""
     return format_answers(_answers_of(raw, strict=True))
@@ -60,9 +70,11 @@ def _answers_of(raw: str, strict: bool = False) -> dict[str, tuple[str, str]]:
     for entry in filter(None, (raw or "").split(",")):
         parts = entry.split(":")
         ok = (
-            len(parts) == 3 and parts[0] in STATIONS and bool(_VALUE.match(parts[1]))
+            len(parts) == 3
+            and parts[0] in STATIONS
+            and bool(_VALUE.match(parts[1]))
             and bool(_FP.match(parts[2]))
-        )  # fmt: skip
+        )
         if not ok:
             if strict:
                 raise ValueError(entry)
@@ -102,7 +114,7 @@ def go(stop: str) -> None:
     st.session_state[K_STATION] = stop
 
 
-# --- text helpers -----------------------------------------------------------------------------------
+# --- text helpers -----------------------------------------------------------------------------
 _MD = set(string.punctuation)
 FSI, PDI = "\u2068", "\u2069"
 
@@ -118,7 +130,7 @@ def token_label(tokens, i: int) -> str:
     return t("lesson.token_option", i=i, token=tokens[i])
 
 
-# --- each station: the question from the core, and the reveal -----------------------------------
+# --- each station: the question from the core, and the reveal -----------------------------
 @dataclass(frozen=True)
 class Context:
     settings: Settings
@@ -196,54 +208,125 @@ def explain(station: str, q: quiz.Question, ctx: Context) -> str:
     f, tok = q.facts, ctx.tokens
     match station:
         case "why":
-            return t("lesson.why.explain", h=f["head"], q=quoted(tok[f["q"]]), w=num(f["w"], 2),
-                     top=quoted(tok[f["key"]]), n=f["n"], u=num(f["uniform"], 2),
-                     ratio=num(f["ratio"], 2))  # fmt: skip
+            return t(
+                "lesson.why.explain",
+                h=f["head"],
+                q=quoted(tok[f["q"]]),
+                w=num(f["w"], 2),
+                top=quoted(tok[f["key"]]),
+                n=f["n"],
+                u=num(f["uniform"], 2),
+                ratio=num(f["ratio"], 2),
+            )
         case "qkv":
             second = ""
             if f["second"] is not None:
-                second = t("lesson.qkv.second", top=quoted(tok[f["second"]]),
-                           score=num(f["second_score"], 3))  # fmt: skip
-            return t("lesson.qkv.explain", h=f["head"], q=quoted(tok[f["q"]]),
-                     top=quoted(tok[f["key"]]), score=num(f["score"], 3), second=second)  # fmt: skip
+                second = t(
+                    "lesson.qkv.second",
+                    top=quoted(tok[f["second"]]),
+                    score=num(f["second_score"], 3),
+                )
+            return t(
+                "lesson.qkv.explain",
+                h=f["head"],
+                q=quoted(tok[f["q"]]),
+                top=quoted(tok[f["key"]]),
+                score=num(f["score"], 3),
+                second=second,
+            )
         case "scaling":
-            return t("lesson.scaling.explain", n=f"{compute.SPREAD_SAMPLES:,}",
-                     seed=ctx.settings.seed, lo=f["lo"], hi=f["hi"], std_lo=num(f["std_lo"], 3),
-                     std_hi=num(f["std_hi"], 3), ratio=num(f["ratio"], 3),
-                     sqrt_ratio=num(f["sqrt_ratio"], 3))  # fmt: skip
+            return t(
+                "lesson.scaling.explain",
+                n=f"{compute.SPREAD_SAMPLES:,}",
+                seed=ctx.settings.seed,
+                lo=f["lo"],
+                hi=f["hi"],
+                std_lo=num(f["std_lo"], 3),
+                std_hi=num(f["std_hi"], 3),
+                ratio=num(f["ratio"], 3),
+                sqrt_ratio=num(f["sqrt_ratio"], 3),
+            )
         case "softmax":
-            return t("lesson.softmax.explain", h=f["head"], q=quoted(tok[f["q"]]),
-                     w=num(f["w"], 2), top=quoted(tok[f["key"]]), total=num(f["sum"], 3))  # fmt: skip
+            return t(
+                "lesson.softmax.explain",
+                h=f["head"],
+                q=quoted(tok[f["q"]]),
+                w=num(f["w"], 2),
+                top=quoted(tok[f["key"]]),
+                total=num(f["sum"], 3),
+            )
         case "heads":
-            return t("lesson.heads.explain", head=f["head"], dist=num(f["dist"], 2),
-                     near=f["near"], near_dist=num(f["near_dist"], 2), n_heads=f["n_heads"],
-                     params=f"{f['params']:,}", d_model=ctx.settings.d_model)  # fmt: skip
+            return t(
+                "lesson.heads.explain",
+                head=f["head"],
+                dist=num(f["dist"], 2),
+                near=f["near"],
+                near_dist=num(f["near_dist"], 2),
+                n_heads=f["n_heads"],
+                params=f"{f['params']:,}",
+                d_model=ctx.settings.d_model,
+            )
         case "positional":
             why = "permute" if q.answer == "permute" else "change"
-            return t("lesson.positional.explain", diff=num(f["diff"], 2),
-                     why=t(f"lesson.positional.why_{why}"))  # fmt: skip
+            return t(
+                "lesson.positional.explain",
+                diff=num(f["diff"], 2),
+                why=t(f"lesson.positional.why_{why}"),
+            )
         case "mask":
-            return t("lesson.mask.explain", h=f["head"], a=quoted(tok[0]), b=quoted(tok[-1]),
-                     w=num(f["w"], 2), above=num(f["above_max"], 2))  # fmt: skip
+            return t(
+                "lesson.mask.explain",
+                h=f["head"],
+                a=quoted(tok[0]),
+                b=quoted(tok[-1]),
+                w=num(f["w"], 2),
+                above=num(f["above_max"], 2),
+            )
         case "addnorm":
-            return t("lesson.addnorm.explain", token_mean=num(f["token_mean"], 2),
-                     feature_mean=num(f["feature_mean"], 2))  # fmt: skip
+            return t(
+                "lesson.addnorm.explain",
+                token_mean=num(f["token_mean"], 2),
+                feature_mean=num(f["feature_mean"], 2),
+            )
         case "transformer":
             tgt = compute.target_tokens()
-            return t("lesson.transformer.explain", q=quoted(tgt[f["q"]]), w=num(f["w"], 2),
-                     top=quoted(tok[f["key"]]), n_tgt=f["n_tgt"], n_src=f["n_src"])  # fmt: skip
+            return t(
+                "lesson.transformer.explain",
+                q=quoted(tgt[f["q"]]),
+                w=num(f["w"], 2),
+                top=quoted(tok[f["key"]]),
+                n_tgt=f["n_tgt"],
+                n_src=f["n_src"],
+            )
         case "cost":
-            return t("lesson.cost.explain", n_heads=f["n_heads"], d_k=f["d_k"],
-                     bytes=f"{f['bytes']:,}", total=size(f["total"]), T=f["T"],
-                     scores=size(f["scores_bytes"]))  # fmt: skip
+            return t(
+                "lesson.cost.explain",
+                n_heads=f["n_heads"],
+                d_k=f["d_k"],
+                bytes=f"{f['bytes']:,}",
+                total=size(f["total"]),
+                T=f["T"],
+                scores=size(f["scores_bytes"]),
+            )
         case "real":
-            return t("lesson.real.explain", n=f["n_heads_total"], T=f["T"],
-                     share=num(f["share"], 2), over_half=f["over_half"])  # fmt: skip
+            return t(
+                "lesson.real.explain",
+                n=f["n_heads_total"],
+                T=f["T"],
+                share=num(f["share"], 2),
+                over_half=f["over_half"],
+            )
         case "limits":
             mtok = compute.minilm(ctx.settings.text)[0]
-            return t("lesson.limits.explain", tw=quoted(mtok[f["top_w"]]), w=num(f["w"], 2),
-                     w_norm=num(f["w_norm"], 2), tn=quoted(mtok[f["top_n"]]), n=num(f["n"], 2),
-                     n_weight=num(f["n_weight"], 2))  # fmt: skip
+            return t(
+                "lesson.limits.explain",
+                tw=quoted(mtok[f["top_w"]]),
+                w=num(f["w"], 2),
+                w_norm=num(f["w_norm"], 2),
+                tn=quoted(mtok[f["top_n"]]),
+                n=num(f["n"], 2),
+                n_weight=num(f["n_weight"], 2),
+            )
     raise KeyError(station)
 
 
@@ -256,20 +339,40 @@ def figure(station: str, q: quiz.Question, ctx: Context) -> None:
             row = f["row"]
             allowed = trace.allowed is None or trace.allowed[0, 0, f["q"]].numpy()
             uniform = np.where(allowed, 1.0 / f["n"], 0.0) * np.ones_like(row)
-            fig = weights_compare(uniform, row, tok, names=("1/T", "attention"),
-                                  title=t("lesson.why.fig", h=f["head"], q=tok[f["q"]]))  # fmt: skip
+            fig = weights_compare(
+                uniform,
+                row,
+                tok,
+                names=("1/T", "attention"),
+                title=t("lesson.why.fig", h=f["head"], q=tok[f["q"]]),
+            )
         case "qkv":
-            fig = matrix_heatmap(trace.scores[0, f["head"]].numpy(), tok, tok,
-                                 title=t("lesson.qkv.fig", h=f["head"]), row_title="query",
-                                 col_title="key", value_label="q·k", highlight_row=f["q"])  # fmt: skip
+            fig = matrix_heatmap(
+                trace.scores[0, f["head"]].numpy(),
+                tok,
+                tok,
+                title=t("lesson.qkv.fig", h=f["head"]),
+                row_title="query",
+                col_title="key",
+                value_label="q·k",
+                highlight_row=f["q"],
+            )
         case "scaling":
-            stats = compute.scaling_compute.dot_product_stats(compute.SPREAD_SAMPLES,
-                                                              ctx.settings.seed, "normal")  # fmt: skip
-            fig = std_figure(stats.d_k, stats.std, stats.theory, stats.scaled_std,
-                             stats.scaled_theory, height=360)  # fmt: skip
+            stats = compute.scaling_compute.dot_product_stats(
+                compute.SPREAD_SAMPLES, ctx.settings.seed, "normal"
+            )
+            fig = std_figure(
+                stats.d_k,
+                stats.std,
+                stats.theory,
+                stats.scaled_std,
+                stats.scaled_theory,
+                height=360,
+            )
         case "softmax":
-            fig = viz.attention_heatmap(trace.weights[0, f["head"]].numpy(), tok,
-                                        title=t("lesson.softmax.fig", h=f["head"]))  # fmt: skip
+            fig = viz.attention_heatmap(
+                trace.weights[0, f["head"]].numpy(), tok, title=t("lesson.softmax.fig", h=f["head"])
+            )
         case "heads":
             st.caption(t("lesson.heads.fig"))
             widgets.head_grid(trace.weights[0].numpy(), tok, key=key)
@@ -280,41 +383,64 @@ def figure(station: str, q: quiz.Question, ctx: Context) -> None:
             )
             zmax = float(max(res.shuffled_weights[0].max(), res.predicted[0].max()))
             cols = st.columns(2)
-            for col, (mat, name) in zip(cols, ((res.shuffled_weights[0], "A'"),
-                                               (res.predicted[0], "P A Pᵀ"))):  # fmt: skip
-                widgets.plot(shuffle_panel(mat, res.shuffled_tokens, title=name, zmax=zmax),
-                             key=f"{key}.{name}", where=col)  # fmt: skip
+            for col, (mat, name) in zip(
+                cols, ((res.shuffled_weights[0], "A'"), (res.predicted[0], "P A Pᵀ"))
+            ):
+                widgets.plot(
+                    shuffle_panel(mat, res.shuffled_tokens, title=name, zmax=zmax),
+                    key=f"{key}.{name}",
+                    where=col,
+                )
             st.caption(t("lesson.positional.fig"))
             return
         case "mask":
             w = compute.sentence_attention(ctx.tokens, compute.causal_config(cfg)).attention
-            fig = viz.attention_heatmap(w.weights[0, f["head"]].numpy(), tok,
-                                        title=t("lesson.mask.fig", h=f["head"]))  # fmt: skip
+            fig = viz.attention_heatmap(
+                w.weights[0, f["head"]].numpy(), tok, title=t("lesson.mask.fig", h=f["head"])
+            )
         case "addnorm":
             stats = compute.residual_norm(ctx.tokens, cfg)
-            fig = normalised_matrix(stats.layer_normed[0].numpy(), tok, axis="rows",
-                                    mean=stats.layer_normed[0].mean(-1).numpy(),
-                                    std=stats.layer_normed[0].std(-1, correction=0).numpy(),
-                                    title=t("lesson.addnorm.fig"))  # fmt: skip
+            fig = normalised_matrix(
+                stats.layer_normed[0].numpy(),
+                tok,
+                axis="rows",
+                mean=stats.layer_normed[0].mean(-1).numpy(),
+                std=stats.layer_normed[0].std(-1, correction=0).numpy(),
+                title=t("lesson.addnorm.fig"),
+            )
         case "transformer":
-            fig = viz.attention_heatmap(compute.cross_weights(ctx.tokens, cfg),
-                                        list(compute.target_tokens()), tok,
-                                        title=t("lesson.transformer.fig"))  # fmt: skip
+            fig = viz.attention_heatmap(
+                compute.cross_weights(ctx.tokens, cfg),
+                list(compute.target_tokens()),
+                tok,
+                title=t("lesson.transformer.fig"),
+            )
         case "cost":
             T = np.unique(np.geomspace(1, 4096, 25).astype(int))
             kv = 2 * ctx.settings.d_model * 4 * T
             scores = ctx.settings.n_heads * T.astype(float) ** 2 * 4
-            fig = curves(T, [kv, scores], names=[t("lesson.cost.kv"), t("lesson.cost.scores")],
-                         x_title=t("lesson.cost.x"), y_title=t("lesson.cost.y"), log_x=True,
-                         log_y=True, integer_x=True)  # fmt: skip
+            fig = curves(
+                T,
+                [kv, scores],
+                names=[t("lesson.cost.kv"), t("lesson.cost.scores")],
+                x_title=t("lesson.cost.x"),
+                y_title=t("lesson.cost.y"),
+                log_x=True,
+                log_y=True,
+                integer_x=True,
+            )
         case "real":
             fig = share_grid(f["shares"], title=t("lesson.real.fig"))
         case "limits":
             mtok, _, _ = compute.minilm(ctx.settings.text)
-            fig = weights_compare(f["by_weight"], f["by_norm"], list(mtok),
-                                  names=(t("lesson.limits.weights"), t("lesson.limits.norms")),
-                                  title=t("lesson.limits.fig", layer=compute.MINILM_LAYER),
-                                  value_label="share")  # fmt: skip
+            fig = weights_compare(
+                f["by_weight"],
+                f["by_norm"],
+                list(mtok),
+                names=(t("lesson.limits.weights"), t("lesson.limits.norms")),
+                title=t("lesson.limits.fig", layer=compute.MINILM_LAYER),
+                value_label="share",
+            )
         case _:
             raise KeyError(station)
     widgets.plot(fig, key=key)
@@ -334,14 +460,18 @@ def links(station: str, q: quiz.Question) -> tuple[str, dict]:
         case "positional":
             return "positional", {"positional.view": "sentence"}
         case "mask":
-            return "encoder_decoder", {"encoder_decoder.part": "attention",
-                                       "encoder_decoder.view": "decoder"}  # fmt: skip
+            return "encoder_decoder", {
+                "encoder_decoder.part": "attention",
+                "encoder_decoder.view": "decoder",
+            }
         case "addnorm":
             return "encoder_decoder", {"encoder_decoder.part": "addnorm"}
         case "transformer":
-            return "encoder_decoder", {"encoder_decoder.part": "attention",
-                                       "encoder_decoder.view": "cross",
-                                       "encoder_decoder.layers": 1}  # fmt: skip
+            return "encoder_decoder", {
+                "encoder_decoder.part": "attention",
+                "encoder_decoder.view": "cross",
+                "encoder_decoder.layers": 1,
+            }
         case "cost":
             return "efficient", {"efficient.view": "cache"}
         case "real":
@@ -360,7 +490,7 @@ def explore(station: str, q: quiz.Question) -> None:
         st.switch_page(BY_ID[page_id].path)
 
 
-# --- the page ----------------------------------------------------------------------------------------
+# --- the page ----------------------------------------------------------------------------------
 def stop_label(stop: str) -> str:
     if stop == END:
         return t("lesson.end_label")
@@ -371,8 +501,9 @@ def navigation(where=None) -> str:
     """The station picker, quiz mode; returns the open stop."""
     where = where or st
     c1, c2 = where.columns([3, 2])
-    stop = controls.selectbox(t("lesson.station"), STOPS, key=K_STATION, format_func=stop_label,
-                              where=c1)  # fmt: skip
+    stop = controls.selectbox(
+        t("lesson.station"), STOPS, key=K_STATION, format_func=stop_label, where=c1
+    )
     controls.toggle(t("lesson.quiz"), key=K_QUIZ, help=t("lesson.quiz_help"), where=c2)
     return stop
 
@@ -380,11 +511,23 @@ def navigation(where=None) -> str:
 def step_buttons(stop: str) -> None:
     i = STOPS.index(stop)
     c1, c2 = st.columns(2)
-    c1.button(t("lesson.prev"), key=f"{P}.prev", on_click=go, args=(STOPS[max(i - 1, 0)],),
-              disabled=i == 0, width="stretch")  # fmt: skip
-    c2.button(t("lesson.next"), key=f"{P}.next", on_click=go,
-              args=(STOPS[min(i + 1, len(STOPS) - 1)],), disabled=i == len(STOPS) - 1,
-              type="primary", width="stretch")  # fmt: skip
+    c1.button(
+        t("lesson.prev"),
+        key=f"{P}.prev",
+        on_click=go,
+        args=(STOPS[max(i - 1, 0)],),
+        disabled=i == 0,
+        width="stretch",
+    )
+    c2.button(
+        t("lesson.next"),
+        key=f"{P}.next",
+        on_click=go,
+        args=(STOPS[min(i + 1, len(STOPS) - 1)],),
+        disabled=i == len(STOPS) - 1,
+        type="primary",
+        width="stretch",
+    )
 
 
 def status(station: str, ctx: Context, fp: str) -> str:
@@ -439,11 +582,22 @@ def station(stop: str, ctx: Context, fp: str) -> None:
     pick(t("lesson.your_answer"), q.options, key=K_PICK, format_func=label)
     quiz_mode = bool(st.session_state.get(K_QUIZ))
     c1, c2 = st.columns(2)
-    c1.button(t("lesson.check"), key=f"{P}.check", on_click=record_pick, args=(stop, fp),
-              type="primary", width="stretch")  # fmt: skip
+    c1.button(
+        t("lesson.check"),
+        key=f"{P}.check",
+        on_click=record_pick,
+        args=(stop, fp),
+        type="primary",
+        width="stretch",
+    )
     if not quiz_mode:
-        c2.button(t("lesson.show"), key=f"{P}.show", on_click=record, args=(stop, SKIPPED, fp),
-                  width="stretch")  # fmt: skip
+        c2.button(
+            t("lesson.show"),
+            key=f"{P}.show",
+            on_click=record,
+            args=(stop, SKIPPED, fp),
+            width="stretch",
+        )
     given = answers().get(stop)
     if given is None:
         st.caption(t("lesson.hidden_quiz" if quiz_mode else "lesson.hidden"))
@@ -486,8 +640,12 @@ def summary(states: dict[str, str]) -> None:
         return
     st.markdown(t("lesson.end_revisit"))
     for s in revisit:
-        label = t("lesson.go", n=STATIONS.index(s) + 1, title=t(f"lesson.{s}.title"),
-                  status=t(f"lesson.end_status.{states[s]}"))  # fmt: skip
+        label = t(
+            "lesson.go",
+            n=STATIONS.index(s) + 1,
+            title=t(f"lesson.{s}.title"),
+            status=t(f"lesson.end_status.{states[s]}"),
+        )
         st.button(label, key=f"{P}.go.{s}", on_click=go, args=(s,))
 
 
