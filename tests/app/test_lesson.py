@@ -7,6 +7,9 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from hypothesis import HealthCheck, settings
+from hypothesis import strategies as hs
+from hypothesis.stateful import invariant, rule
 
 from mha_core import (
     AttentionConfig,
@@ -25,8 +28,8 @@ from mha_core.lessons.permutation import shuffle_attention, shuffle_permutation
 from mha_core.lessons.scaling import D_K_GRID, dot_product_stats
 from mha_core.transformer import EncoderDecoder
 from tests.helpers.app import rerun, run_app, shared
-from tests.helpers.sequences import widget
-from ui.compute.lesson import MINILM_LAYER, TARGET
+from tests.helpers.sequences import PageSequence, widget
+from ui.compute.lesson import MINILM_LAYER, TARGET, fingerprint
 from ui.numbers import num
 from ui.sections.lesson import END, K_ANSWERS, K_PICK, K_QUIZ, K_STATION, STATIONS
 from ui.state import DEFAULTS, Settings
@@ -201,8 +204,6 @@ def test_the_page_grades_against_the_core(station, case):
 
 
 def _fp(case: dict) -> str:
-    from ui.compute.lesson import fingerprint
-
     return fingerprint(Settings(**{**DEFAULTS, **case, "scoring": "dot", "tokenizer": "words"}))
 
 
@@ -307,3 +308,45 @@ def test_explore_opens_the_page_with_the_station_settings():
     assert at.session_state["step.head"] == c["n_heads"] - 1
     assert at.session_state["step.query"] == q and at.session_state["step.stage"] == "2"
     assert not at.exception
+
+
+# --- sequences: answer, change the sentence, come back, switch language ---------------------------
+class LessonSequence(PageSequence):
+    """The page's state machine (tests/helpers/sequences.py: sidebar, page controls, the lesson's
+    buttons, language round trips, leaving and coming back, the link in a fresh session), with
+    one more invariant: a grade on the screen is always for an answer given on these numbers."""
+
+    page = "lesson"
+
+    @rule(station=hs.sampled_from(STATIONS[:10]))
+    def answer_a_station(self, station):
+        self.at.session_state[K_STATION] = station
+        self._run(self.at)
+        if any(b.key == "lesson.check" for b in self.at.button):
+            self.at.button(key="lesson.check").click()
+            self._run(self.at)
+
+    @invariant()
+    def no_answer_graded_against_numbers_off_the_screen(self):
+        at = self.at
+        graded = bool(at.success) or bool(at.error)
+        station = at.session_state[K_STATION]
+        if station == END or not graded:
+            return
+        s = Settings(**{n: at.session_state[f"shared.{n}"] for n in DEFAULTS})
+        given = dict(
+            (e.split(":")[0], e.split(":")[2]) for e in at.session_state[K_ANSWERS].split(",") if e
+        )
+        assert given.get(station) == fingerprint(s), (station, given)
+
+
+def test_a_sequence_never_grades_against_old_numbers():
+    machine = LessonSequence
+    machine.TestCase.settings = settings(
+        max_examples=3,
+        stateful_step_count=8,
+        deadline=None,
+        derandomize=True,
+        suppress_health_check=list(HealthCheck),
+    )
+    machine.TestCase().runTest()

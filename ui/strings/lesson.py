@@ -10,9 +10,9 @@ EN = {
     "lesson.station": "Station",
     "lesson.station_label": "{n}. {title}",
     "lesson.end_label": "Summary",
-    "lesson.quiz": "Quiz mode: no answer is shown before it is answered",
-    "lesson.quiz_help": "For a class: the “Show the answer” button disappears, so every reveal "
-    "waits for an answer.",
+    "lesson.quiz": "Quiz mode",
+    "lesson.quiz_help": "For a class: no answer is shown before it is answered (the “Show the "
+    "answer” button disappears).",
     "lesson.prev": "← Previous",
     "lesson.next": "Next →",
     "lesson.check": "Check my answer",
@@ -240,8 +240,8 @@ ZH = {
     "lesson.station": "站点",
     "lesson.station_label": "{n}. {title}",
     "lesson.end_label": "总结",
-    "lesson.quiz": "测验模式：回答之前不显示答案",
-    "lesson.quiz_help": "用于课堂：“显示答案”按钮会消失，每个答案都要先作答才能看到。",
+    "lesson.quiz": "测验模式",
+    "lesson.quiz_help": "用于课堂：回答之前不显示答案（“显示答案”按钮会消失）。",
     "lesson.prev": "← 上一站",
     "lesson.next": "下一站 →",
     "lesson.check": "检查我的答案",
