@@ -318,6 +318,15 @@ class LessonSequence(PageSequence):
 
     page = "lesson"
 
+    @rule(data=hs.data())
+    def press_button(self, data):
+        """A button of the page, drawn by its key (a printable value: Hypothesis prints what it
+        draws, and an AppTest element does not print)."""
+        keys = sorted(b.key for b in self.at.button if (b.key or "").startswith("lesson."))
+        if keys:
+            self.at.button(key=data.draw(hs.sampled_from(keys))).click()
+            self._run(self.at)
+
     @rule(station=hs.sampled_from(STATIONS[:10]))
     def answer_a_station(self, station):
         self.at.session_state[K_STATION] = station
@@ -343,7 +352,7 @@ class LessonSequence(PageSequence):
 def test_a_sequence_never_grades_against_old_numbers():
     machine = LessonSequence
     machine.TestCase.settings = settings(
-        max_examples=3,
+        max_examples=2,
         stateful_step_count=8,
         deadline=None,
         derandomize=True,

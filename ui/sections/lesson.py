@@ -184,7 +184,7 @@ def question_text(station: str, q: quiz.Question, ctx: Context) -> str:
             return t("lesson.scaling.q", lo=f["lo"], hi=f["hi"])
         case "positional":
             pe = t("lesson.positional.on" if s.positional else "lesson.positional.off")
-            return t("lesson.positional.q", pe=pe, mask=s.mask)
+            return t("lesson.positional.q", pe=pe, mask=t(f"side.mask.{s.mask}"))
         case "mask":
             return t("lesson.mask.q", a=quoted(tok[0]), b=quoted(tok[-1]))
         case "transformer":
@@ -552,15 +552,16 @@ def _set_pick(station: str, q: quiz.Question, fp: str) -> None:
     the station or the numbers changed (a link's pick is kept on its first run)."""
     ss = st.session_state
     now = (station, fp)
+    given = answers().get(station)
+    fresh = given is not None and given[1] == fp and given[0] in q.options
+    start = given[0] if fresh else q.options[0]
     if _PICK_FOR not in ss:
         ss[_PICK_FOR] = now
     elif ss[_PICK_FOR] != now:
         ss[_PICK_FOR] = now
-        given = answers().get(station)
-        fresh = given is not None and given[1] == fp and given[0] in q.options
-        ss[K_PICK] = given[0] if fresh else q.options[0]
+        ss[K_PICK] = start
     if ss.get(K_PICK) not in q.options:
-        ss[K_PICK] = q.options[0]
+        ss[K_PICK] = start
 
 
 def station(stop: str, ctx: Context, fp: str) -> None:

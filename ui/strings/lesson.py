@@ -122,7 +122,7 @@ EN = {
     "shuffling the words only moves the rows and columns of the attention matrix (A' = P A Pᵀ). "
     "The Transformer adds PE(pos, 2i) = sin(pos/10000^(2i/d_model)) and PE(pos, 2i+1) = "
     "cos(pos/10000^(2i/d_model)) to the embeddings (Vaswani et al. 2017, §3.5).",
-    "lesson.positional.q": "With your settings (positional encoding {pe}, mask {mask}), shuffle "
+    "lesson.positional.q": "With your settings (positional encoding {pe}; mask: {mask}), shuffle "
     "the words of your sentence. What happens to the attention?",
     "lesson.positional.on": "on",
     "lesson.positional.off": "off",
@@ -339,7 +339,7 @@ ZH = {
     "lesson.positional.text": "注意力本身不看顺序：没有位置编码时，打乱词序只会移动注意力矩阵的行和列"
     "（A' = P A Pᵀ）。Transformer 把 PE(pos, 2i) = sin(pos/10000^(2i/d_model)) 和 PE(pos, 2i+1) "
     "= cos(pos/10000^(2i/d_model)) 加到嵌入上（Vaswani 等 2017，§3.5）。",
-    "lesson.positional.q": "在你的设置下（位置编码{pe}，掩码 {mask}），打乱你句子的词序。注意力会怎样？",
+    "lesson.positional.q": "在你的设置下（位置编码{pe}；掩码：{mask}），打乱你句子的词序。注意力会怎样？",
     "lesson.positional.on": "开",
     "lesson.positional.off": "关",
     "lesson.positional.opt.permute": "权重不变，只是随词移动（A' = P A Pᵀ）",
