@@ -318,8 +318,9 @@ def explain(station: str, q: quiz.Question, ctx: Context) -> str:
             )
         case "limits":
             mtok = compute.minilm(ctx.settings.text)[0]
+            which = "explain_same" if f["top_w"] == f["top_n"] else "explain"
             return t(
-                "lesson.limits.explain",
+                f"lesson.limits.{which}",
                 tw=quoted(mtok[f["top_w"]]),
                 w=num(f["w"], 2),
                 w_norm=num(f["w_norm"], 2),
@@ -509,6 +510,7 @@ def navigation(where=None) -> str:
 
 
 def step_buttons(stop: str) -> None:
+    """Previous and Next (none after the summary, the last stop)."""
     i = STOPS.index(stop)
     c1, c2 = st.columns(2)
     c1.button(
@@ -519,15 +521,15 @@ def step_buttons(stop: str) -> None:
         disabled=i == 0,
         width="stretch",
     )
-    c2.button(
-        t("lesson.next"),
-        key=f"{P}.next",
-        on_click=go,
-        args=(STOPS[min(i + 1, len(STOPS) - 1)],),
-        disabled=i == len(STOPS) - 1,
-        type="primary",
-        width="stretch",
-    )
+    if stop != END:
+        c2.button(
+            t("lesson.next"),
+            key=f"{P}.next",
+            on_click=go,
+            args=(STOPS[i + 1],),
+            type="primary",
+            width="stretch",
+        )
 
 
 def status(station: str, ctx: Context, fp: str) -> str:

@@ -227,6 +227,9 @@ EN = {
     "lesson.limits.explain": "By weight, {tw} receives the most: **{w}** of the attention on "
     "average, but only {w_norm} of the norms. By norm, {tn} receives the most: {n} (its weight "
     "share: {n_weight}).",
+    "lesson.limits.explain_same": "{tw} receives the most both by weight, **{w}** of the attention "
+    "on average, and by value-weighted norm, {w_norm}. The two measures differ token by token in "
+    "the chart: a weight says how much a key is looked at, the norm how much it passes on.",
     "lesson.limits.fig": "What each token receives in layer {layer}: weight and value-norm share",
     "lesson.limits.weights": "weight",
     "lesson.limits.norms": "value-norm share",
@@ -423,6 +426,8 @@ ZH = {
     "lesson.limits.opt.different": "不是，另一个词元",
     "lesson.limits.explain": "按权重，{tw} 得到的最多：平均 **{w}** 的注意力，但范数份额只有 "
     "{w_norm}。按范数，{tn} 得到的最多：{n}（它的权重份额：{n_weight}）。",
+    "lesson.limits.explain_same": "无论按权重（平均 **{w}** 的注意力）还是按值加权范数（{w_norm}），"
+    "{tw} 得到的都最多。图中两种度量逐个词元都不相同：权重说明一个键被看了多少，范数说明它传递了多少。",
     "lesson.limits.fig": "第 {layer} 层中每个词元得到的：权重与值范数份额",
     "lesson.limits.weights": "权重",
     "lesson.limits.norms": "值范数份额",
