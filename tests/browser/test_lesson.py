@@ -11,7 +11,9 @@ from playwright.sync_api import expect
 from tests.helpers.browser import WAIT_S, assert_markup_is_text, eventually, wait_for_app
 from tests.helpers.browser import params as url_params
 from tests.helpers.inputs import HOSTILE_LINE
+from ui.compute.lesson import fingerprint
 from ui.sections.lesson import STATIONS
+from ui.state import DEFAULTS, Settings
 from ui.strings import STRINGS
 
 pytestmark = pytest.mark.browser
@@ -124,3 +126,31 @@ def test_hostile_sentence_stays_text_in_the_lesson(app_url, page):
     page.get_by_role("button", name=EN["lesson.show"]).click()
     expect(page.locator(".js-plotly-plot").first).to_be_visible()
     assert_markup_is_text(page)
+
+
+@pytest.mark.parametrize("station", ["heads", "cost"])
+def test_a_revealed_station_meets_wcag_21_aa(app_url, browser, station):
+    """axe on a station with its answer shown (the question, the grade, the figure, the link),
+    light and dark, wide and phone (the page as it opens is in tests/browser/test_a11y.py)."""
+    from tests.browser.test_a11y import _check, _drawn, _scheme, _width
+
+    fp = fingerprint(Settings(**DEFAULTS))
+    query = urllib.parse.urlencode({"station": station, "answers": f"{station}:-:{fp}"})
+    context = browser.new_context(viewport={"width": 1400, "height": 1000}, color_scheme="light")
+    found: dict = {}
+    try:
+        pg = context.new_page()
+        pg.goto(f"{app_url}/{URL_PATH}?{query}")
+        wait_for_app(pg, 180_000)
+        expect(pg.locator(".js-plotly-plot").first).to_be_visible()
+        _drawn(pg)
+        _check(pg, found, "light-wide")
+        _scheme(pg, "dark")
+        _check(pg, found, "dark-wide")
+        _width(pg, "phone")
+        _check(pg, found, "dark-phone")
+        _scheme(pg, "light")
+        _check(pg, found, "light-phone")
+    finally:
+        context.close()
+    assert not {k: v for k, v in found.items() if v}, found

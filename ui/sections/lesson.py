@@ -331,32 +331,53 @@ def explain(station: str, q: quiz.Question, ctx: Context) -> str:
     raise KeyError(station)
 
 
+SHOWN = widgets.GRID_FULL  # a figure draws at most this many tokens (the last ones)
+
+
+def _window(tok: list[str], q: int | None = None) -> int:
+    """Where a figure's tokens start: the last SHOWN tokens (the focus token among them), with a
+    caption when some are left out; the numbers in the text use every token."""
+    n = len(tok)
+    if n <= SHOWN:
+        return 0
+    start = n - SHOWN if q is None else min(max(q - SHOWN + 1, 0), n - SHOWN)
+    st.caption(t("lesson.capped", n=n, limit=SHOWN, a=start, b=start + SHOWN - 1))
+    return start
+
+
 def figure(station: str, q: quiz.Question, ctx: Context) -> None:
     """The reveal's one live figure, from the same builders as the pages."""
     f, tok, cfg, key = q.facts, list(ctx.tokens), ctx.config, f"{P}.fig.{station}"
     trace = compute.sentence_attention(ctx.tokens, cfg).attention
+    weight, query_t, key_t = t("attention.weight"), t("step.axis.query"), t("step.axis.key")
     match station:
         case "why":
             row = f["row"]
             allowed = trace.allowed is None or trace.allowed[0, 0, f["q"]].numpy()
             uniform = np.where(allowed, 1.0 / f["n"], 0.0) * np.ones_like(row)
+            a = _window(tok, f["q"])
             fig = weights_compare(
-                uniform,
-                row,
-                tok,
-                names=("1/T", "attention"),
+                uniform[a : a + SHOWN],
+                row[a : a + SHOWN],
+                tok[a : a + SHOWN],
+                names=("1/T", t("lesson.attention")),
                 title=t("lesson.why.fig", h=f["head"], q=tok[f["q"]]),
+                x_title=key_t,
+                value_label=weight,
             )
         case "qkv":
+            a = _window(tok, f["q"])
             fig = matrix_heatmap(
-                trace.scores[0, f["head"]].numpy(),
-                tok,
-                tok,
+                trace.scores[0, f["head"], a : a + SHOWN, a : a + SHOWN].numpy(),
+                tok[a : a + SHOWN],
+                tok[a : a + SHOWN],
+                row_start=a,
+                col_start=a,
                 title=t("lesson.qkv.fig", h=f["head"]),
-                row_title="query",
-                col_title="key",
+                row_title=query_t,
+                col_title=key_t,
                 value_label="q·k",
-                highlight_row=f["q"],
+                highlight_row=f["q"] - a,
             )
         case "scaling":
             stats = compute.scaling_compute.dot_product_stats(
@@ -368,53 +389,82 @@ def figure(station: str, q: quiz.Question, ctx: Context) -> None:
                 stats.theory,
                 stats.scaled_std,
                 stats.scaled_theory,
+                names=(
+                    t("scaling.std_measured"),
+                    t("scaling.std_theory"),
+                    t("scaling.std_scaled"),
+                    t("scaling.std_scaled_theory"),
+                ),
+                y_title=t("scaling.std_axis"),
                 height=360,
             )
-        case "softmax":
+        case "softmax" | "mask":
+            source = trace if station == "softmax" else _causal(ctx)
+            a = _window(tok, f["q"])
             fig = viz.attention_heatmap(
-                trace.weights[0, f["head"]].numpy(), tok, title=t("lesson.softmax.fig", h=f["head"])
+                source.weights[0, f["head"], a : a + SHOWN, a : a + SHOWN].numpy(),
+                tok[a : a + SHOWN],
+                title=t(f"lesson.{station}.fig", h=f["head"]),
+                value_label=weight,
+                x_title=key_t,
+                y_title=query_t,
             )
         case "heads":
             st.caption(t("lesson.heads.fig"))
-            widgets.head_grid(trace.weights[0].numpy(), tok, key=key)
+            widgets.head_grid(
+                trace.weights[0].numpy(),
+                tok,
+                key=key,
+                titles=[t("stats.head_title", h=h) for h in range(cfg.n_heads)],
+                value_label=weight,
+            )
             return
         case "positional":
             res = compute.positional_compute.shuffle_attention(
                 ctx.tokens, cfg, compute.shuffle_perm(len(tok), cfg.seed)
             )
-            zmax = float(max(res.shuffled_weights[0].max(), res.predicted[0].max()))
-            cols = st.columns(2)
-            for col, (mat, name) in zip(
-                cols, ((res.shuffled_weights[0], "A'"), (res.predicted[0], "P A Pᵀ"))
-            ):
+            a = _window(tok)
+            cut = slice(a, a + SHOWN)
+            shown = (res.shuffled_weights[0, cut, cut], res.predicted[0, cut, cut])
+            zmax = float(max(m.max() for m in shown))
+            for col, mat, name in zip(st.columns(2), shown, ("A'", "P A Pᵀ"), strict=True):
                 widgets.plot(
-                    shuffle_panel(mat, res.shuffled_tokens, title=name, zmax=zmax),
+                    shuffle_panel(
+                        mat,
+                        res.shuffled_tokens[cut],
+                        title=name,
+                        zmax=zmax,
+                        value_label=weight,
+                        x_title=key_t,
+                        y_title=query_t,
+                    ),
                     key=f"{key}.{name}",
                     where=col,
                 )
             st.caption(t("lesson.positional.fig"))
             return
-        case "mask":
-            w = compute.sentence_attention(ctx.tokens, compute.causal_config(cfg)).attention
-            fig = viz.attention_heatmap(
-                w.weights[0, f["head"]].numpy(), tok, title=t("lesson.mask.fig", h=f["head"])
-            )
         case "addnorm":
             stats = compute.residual_norm(ctx.tokens, cfg)
+            y = stats.layer_normed[0]
+            a = _window(tok)
             fig = normalised_matrix(
-                stats.layer_normed[0].numpy(),
-                tok,
+                y[a : a + SHOWN].numpy(),
+                tok[a : a + SHOWN],
                 axis="rows",
-                mean=stats.layer_normed[0].mean(-1).numpy(),
-                std=stats.layer_normed[0].std(-1, correction=0).numpy(),
+                mean=y[a : a + SHOWN].mean(-1).numpy(),
+                std=y[a : a + SHOWN].std(-1, correction=0).numpy(),
                 title=t("lesson.addnorm.fig"),
             )
         case "transformer":
+            a = _window(tok)
             fig = viz.attention_heatmap(
-                compute.cross_weights(ctx.tokens, cfg),
+                compute.cross_weights(ctx.tokens, cfg)[:, a : a + SHOWN],
                 list(compute.target_tokens()),
-                tok,
+                tok[a : a + SHOWN],
                 title=t("lesson.transformer.fig"),
+                value_label=weight,
+                x_title=key_t,
+                y_title=query_t,
             )
         case "cost":
             T = np.unique(np.geomspace(1, 4096, 25).astype(int))
@@ -431,20 +481,32 @@ def figure(station: str, q: quiz.Question, ctx: Context) -> None:
                 integer_x=True,
             )
         case "real":
-            fig = share_grid(f["shares"], title=t("lesson.real.fig"))
+            fig = share_grid(
+                f["shares"],
+                title=t("lesson.real.fig"),
+                layer_label=t("lesson.layer"),
+                head_label=t("lesson.head"),
+                value_label=t("lesson.share"),
+            )
         case "limits":
-            mtok, _, _ = compute.minilm(ctx.settings.text)
+            mtok = list(compute.minilm(ctx.settings.text)[0])
+            a = _window(mtok, f["top_w"])
             fig = weights_compare(
-                f["by_weight"],
-                f["by_norm"],
-                list(mtok),
+                f["by_weight"][a : a + SHOWN],
+                f["by_norm"][a : a + SHOWN],
+                mtok[a : a + SHOWN],
                 names=(t("lesson.limits.weights"), t("lesson.limits.norms")),
                 title=t("lesson.limits.fig", layer=compute.MINILM_LAYER),
-                value_label="share",
+                x_title=key_t,
+                value_label=t("lesson.share"),
             )
         case _:
             raise KeyError(station)
     widgets.plot(fig, key=key)
+
+
+def _causal(ctx: Context):
+    return compute.sentence_attention(ctx.tokens, compute.causal_config(ctx.config)).attention
 
 
 # Where each station's "explore" link goes, and the controls it sets there.
