@@ -5,6 +5,8 @@ are kept with the fingerprint of the numbers they were given under."""
 
 from __future__ import annotations
 
+import urllib.parse
+
 import numpy as np
 import pytest
 from hypothesis import HealthCheck, settings
@@ -244,6 +246,10 @@ def test_progress_and_the_station_are_in_the_url():
     rerun(at)
     link = dict(at.query_params.items())
     assert link["station"] == "qkv" and link["answers"].startswith(f"why:{sorted(right)[0]}:")
+    teacher = next(c.value for c in at.code if "/lesson?" in c.value)
+    fixed = dict(urllib.parse.parse_qsl(teacher.split("?", 1)[1]))
+    assert fixed["station"] == "qkv" and fixed["text"] == c["text"] and fixed["seed"] == "0"
+    assert "answers" not in fixed and "pick" not in fixed  # the teacher's link holds no answers
     fresh = run_app(PAGE, query=link)  # the link in a new browser: the same progress
     assert fresh.session_state[K_STATION] == "qkv"
     fresh.session_state[K_STATION] = "why"
@@ -359,3 +365,10 @@ def test_a_sequence_never_grades_against_old_numbers():
         suppress_health_check=list(HealthCheck),
     )
     machine.TestCase().runTest()
+
+
+def test_the_target_sentence_is_the_encoder_decoder_pages():
+    """Station 9's explore button opens the encoder-decoder page on the same pair and model."""
+    from ui.sections import encoder_decoder
+
+    assert TARGET == encoder_decoder.DEFAULT_TARGET

@@ -533,7 +533,11 @@ def links(station: str, q: quiz.Question) -> tuple[str, dict]:
             return "encoder_decoder", {
                 "encoder_decoder.part": "attention",
                 "encoder_decoder.view": "cross",
-                "encoder_decoder.layers": 1,
+                "encoder_decoder.layers": 1,  # the station's model: 1 layer, post-norm,
+                "encoder_decoder.pre_norm": False,  # its target sentence, layer 0, head 0
+                "encoder_decoder.target": compute.TARGET,
+                "encoder_decoder.layer": 0,
+                "encoder_decoder.head": 0,
             }
         case "cost":
             return "efficient", {"efficient.view": "cache"}
