@@ -319,7 +319,11 @@ class PageSequence(RuleBasedStateMachine):
     @precondition(lambda self: bool(buttons_of(self.page)))
     @rule(data=hs.data())
     def press_button(self, data):
-        buttons = [b for b in self.at.button if (b.key or "").startswith(buttons_of(self.page))]
+        buttons = [
+            b
+            for b in self.at.button
+            if (b.key or "").startswith(buttons_of(self.page)) and not b.disabled  # as a user can
+        ]
         if buttons:
             data.draw(hs.sampled_from(buttons)).click()
             self._run(self.at)
