@@ -8,11 +8,14 @@ its app element, so one rule serves both themes, also when a student picks one i
 
 from __future__ import annotations
 
+import html
 import json
+import re
 
 import streamlit as st
 
 from ui.i18n import current_lang
+from ui.url import TABLE_KEY  # "Show charts as tables" (the URL's table=1)
 from viz import theme
 
 
@@ -21,6 +24,9 @@ def _rgb(colour: str) -> str:
     r, g, b = (int(colour[i : i + 2], 16) for i in (1, 3, 5))
     return f"rgb({r}, {g}, {b})"
 
+
+# The theme's primary colours (.streamlit/config.toml): a focus ring in them reads at 3:1 and more
+FOCUS, FOCUS_DARK = "#B02E3C", "#EC7580"
 
 STYLE = f"""<style>
 /* Chart text: the figures carry the light theme's grey (viz/theme.py: they are drawn without
@@ -39,6 +45,38 @@ STYLE = f"""<style>
 /* A display formula wider than the screen scrolls sideways: it takes the keyboard's focus
    (the script below) and shows it. */
 .katex-display:focus-visible {{ outline: 2px solid currentColor; outline-offset: 2px; }}
+/* Focus visible on every control (WCAG 2.4.7), in the theme's primary colour (3:1 and more on
+   both backgrounds): the controls where Streamlit draws no ring of its own (the page links, a
+   table's toolbar and cells, a number box) and the label of a radio or a switch, whose input
+   is invisible. */
+[data-testid="stSidebarNavLink"]:focus-visible,
+[data-testid="stBaseButton-elementToolbar"]:focus-visible,
+[data-testid="stDataFrameResizable"] :focus-visible,
+[data-baseweb="input"]:has(input:focus-visible),
+[data-baseweb="select"]:has(input:focus-visible),
+label:has(input:focus-visible) {{
+  outline: 2px solid light-dark({FOCUS}, {FOCUS_DARK}) !important;
+  outline-offset: 2px;
+}}
+/* A chart's name (`chart_name`): read by a screen reader, not shown; its element takes no room
+   (taken out of the column's flow, so no gap either). */
+.lens-chart-name {{
+  position: absolute !important; width: 1px; height: 1px; margin: -1px; padding: 0;
+  overflow: hidden; clip-path: inset(50%); white-space: nowrap; border: 0;
+}}
+[data-testid="stElementContainer"]:has(> * .lens-chart-name),
+[data-testid="stElementContainer"]:has(> .lens-chart-name) {{
+  position: absolute !important; width: 1px; height: 1px; overflow: hidden;
+}}
+/* Reduced motion (WCAG 2.3.3): no fades, slides or spinners for a reader whose system asks for
+   less motion; a live training run or an answer coming in still shows each new state. */
+@media (prefers-reduced-motion: reduce) {{
+  *, *::before, *::after {{
+    animation-duration: 0.001ms !important; animation-iteration-count: 1 !important;
+    animation-delay: 0s !important; transition-duration: 0.001ms !important;
+    transition-delay: 0s !important; scroll-behavior: auto !important;
+  }}
+}}
 </style>"""
 
 # The document's language, for screen readers; and every display formula focusable, so that a
@@ -46,17 +84,49 @@ STYLE = f"""<style>
 # is set once per page load (the flag on window); after each batch of changes it looks for a new
 # formula with one selector query (no style or layout read). Looking only at the added nodes
 # missed a formula once on a page's first load (cause not found).
+# The same observer names every chart: the chart drawn with key K gets role "figure" and is
+# labelled by the name `chart_name` wrote before it (data-chart: K as Streamlit writes it into
+# the chart's class, "st-key-K"), so a screen reader announces the name on reaching the chart.
 _SCRIPT = """<script>
 document.documentElement.lang = LANG;
 if (!window.__lensKatexFocus) {
   window.__lensKatexFocus = true;
-  const focusable = () => document.querySelectorAll('.katex-display:not([tabindex])')
-    .forEach(e => e.tabIndex = 0);
+  const name = n => {
+    n.id = n.id || 'lens-name-' + n.dataset.chart;
+    const box = document.querySelector('.st-key-' + n.dataset.chart);
+    const chart = box && box.querySelector('[data-testid="stPlotlyChart"]');  // once drawn
+    if (chart && chart.getAttribute('aria-labelledby') !== n.id) {
+      chart.setAttribute('role', 'figure');
+      chart.setAttribute('aria-labelledby', n.id);
+    }
+  };
+  const focusable = () => {
+    document.querySelectorAll('.katex-display:not([tabindex])').forEach(e => e.tabIndex = 0);
+    document.querySelectorAll('.lens-chart-name[data-chart]').forEach(name);
+  };
   focusable();
   new MutationObserver(focusable)
     .observe(document.body, {childList: true, subtree: true});
 }
 </script>"""
+
+
+def table_mode() -> bool:
+    """Whether every chart shows its numbers as tables under it."""
+    return bool(st.session_state.get(TABLE_KEY, False))
+
+
+def class_key(key: str) -> str:
+    """A widget key as Streamlit writes it into its element's class ("st-key-" + this)."""
+    return re.sub(r"[^a-zA-Z0-9_-]", "-", key.strip())
+
+
+def chart_name(name: str, key: str, where=None) -> None:
+    """The accessible name of the chart about to be drawn with `key` in `where`: a visually
+    hidden paragraph (read in its place without the script) that the script above ties to the
+    chart (aria-labelledby)."""
+    text = html.escape(name, quote=False)
+    (where or st).html(f'<p class="lens-chart-name" data-chart="{class_key(key)}">{text}</p>')
 
 
 def page_style() -> None:

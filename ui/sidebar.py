@@ -6,7 +6,7 @@ import streamlit as st
 
 from mha_core import valid_head_counts
 from mha_core.layer.config import head_size
-from ui import controls, pages, state, url
+from ui import a11y, controls, pages, state, url
 from ui.i18n import t
 from ui.state import D_MODELS, DEFAULTS, EXAMPLES, MAX_CHARS, MAX_HEADS, MAX_SEED, key
 from ui.strings import LANGS
@@ -17,6 +17,7 @@ K_EXAMPLE = "shared.example"
 
 def _set_defaults() -> None:
     controls.defaults({key(name): value for name, value in DEFAULTS.items()})
+    controls.defaults({a11y.TABLE_KEY: False})
     st.session_state.setdefault(K_EXAMPLE, None)
     d_model = controls.clamp(key("d_model"), D_MODELS, DEFAULTS["d_model"])
     # d_model moved under the heads slider: the nearest head count that still divides it
@@ -63,6 +64,7 @@ def render_sidebar(page_id: str = "") -> state.Settings:
             t("side.lang"), list(LANGS), format_func=LANGS.__getitem__, key=key("lang"),
             horizontal=True,
         )
+        controls.toggle(t("side.table"), key=a11y.TABLE_KEY, help=t("side.table_help"))
         controls.text(
             t("side.text"), key=key("text"), limit=MAX_CHARS, area=True, help=t("side.text_help")
         )

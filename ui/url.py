@@ -25,6 +25,7 @@ _INITIAL = "url._initial"  # the link the session opened with, for the pages' ow
 _REJECTED = "url._rejected"  # sidebar settings of the link that were invalid
 _PAGE_KEYS = "url._page_keys"  # {page_id: [session keys]}: each page's controls in the URL
 _PAGE = "url._page"  # the page of this run
+TABLE, TABLE_KEY = "table", "shared.table"  # every chart's numbers as tables (ui/a11y.py)
 
 
 def set_page(page_id: str) -> None:
@@ -42,6 +43,8 @@ def load_once() -> None:
     values, rejected = state.parse_query_params(ss[_INITIAL])
     for name, value in values.items():
         ss[state.key(name)] = value
+    if ss[_INITIAL].get(TABLE) in ("0", "1"):  # "Show charts as tables" (ui/a11y.py)
+        ss[TABLE_KEY] = ss[_INITIAL][TABLE] == "1"
     ss[_REJECTED] = rejected
 
 
@@ -66,7 +69,7 @@ def page_controls(page_id: str, parsers: dict[str, Callable[[str], object]]) -> 
     session the values of the link it was opened with are taken. The URL itself is written at
     the end of the run (`write`)."""
     ss = st.session_state
-    clash = {param(k) for k in parsers} & set(state.DEFAULTS)
+    clash = {param(k) for k in parsers} & {*state.DEFAULTS, TABLE}
     if clash:  # a page's parameter would overwrite a sidebar setting in the link
         raise ValueError(f"{page_id}: URL parameters {sorted(clash)} are sidebar settings")
     ss.setdefault(_PAGE_KEYS, {})[page_id] = list(parsers)
@@ -99,6 +102,8 @@ def params(page_id: str) -> dict[str, str]:
     """What the URL holds for page `page_id` now: the sidebar's settings, then the page's own."""
     ss = st.session_state
     out = state.to_query_params(state.current())
+    if ss.get(TABLE_KEY):
+        out[TABLE] = "1"
     for key in ss.get(_PAGE_KEYS, {}).get(page_id, []):
         if key in ss:
             out[param(key)] = text_of(ss[key])

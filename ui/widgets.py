@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from functools import partial
 
 import numpy as np
@@ -11,11 +12,12 @@ import streamlit as st
 import viz
 from mha_core import MAX_TOKENS, AttentionConfig
 from mha_core.layer.export import trace_json, weights_csv
-from mha_core.layer.stats import HeadStats
-from ui import url
+from mha_core.layer.stats import HeadStats, head_focus, is_attention
+from ui import a11y, url
 from ui.compute.attention import sentence_attention, tokenize
 from ui.i18n import t
 from ui.state import Settings
+from viz import a11y as viz_a11y
 from viz.revision import stamp
 
 
@@ -82,27 +84,39 @@ PHONE_CSS = f"<style>@media (max-width: 480px) {{{_PHONE_RULES}}}</style>"
 def _phone_suffix(fig) -> str:
     """The container key's suffix that thins the chart's labels on a phone ("" for none)."""
     meta = fig.layout.meta if isinstance(fig.layout.meta, dict) else {}
+    meta = meta or getattr(fig, "_lens_meta", None) or {}  # a figure drawn before (`plot`)
     k = int(meta.get(viz.PHONE_X_STEP, 1))
     return f"-phone-x{min(k, _PHONE_STEPS[-1])}" if k > 1 else ""
 
 
-def plot(fig, key: str, on_select=None, where=None) -> None:
+def plot(fig, key: str, where=None, *, on_select=None, focus=None) -> None:
     """Every figure goes out the same way: full width, its own style (viz/theme.py: no Streamlit
     theme, no template, no `layout.meta`: either made the browser draw the chart twice), PNG in
     the toolbar. With `on_select` (a callback), a click on a point reruns the page after calling
     it (read the point with `clicked_point(key)`). A head grid whose key labels would run
     together on a phone (viz.PHONE_X_STEP) goes in a container whose style thins them on narrow
-    screens only."""
+    screens only.
+
+    For a reader who cannot see it or cannot hover (viz/a11y.py reads the figure): its
+    accessible name before it (`chart_name`; ui/a11y.py makes it the chart's name), its numbers
+    as tables under it when "Show charts as tables" is on, and under a head grid of attention
+    weights one computed sentence on where its strongest heads look (`focus`: the weights,
+    tokens and titles to read it from, when they are not the ones drawn)."""
     suffix = _phone_suffix(fig)
-    fig._layout.pop("meta", None)  # read here; sent, a new copy of it redraws the chart
+    meta = fig._layout.pop("meta", None)  # read here; sent, a new copy of it redraws the chart
+    if isinstance(meta, dict):
+        fig._lens_meta = meta  # a figure drawn twice keeps what it says
     # its margins were fitted to the labels where it was built (viz.figure: the browser draws it
     # once); an unchanged chart is not drawn again on a rerun (viz/revision.py)
     stamp(fig)
+    where = where or st
+    title, parts = viz_a11y.describe(fig)
+    a11y.chart_name(chart_name(title, parts, viz_a11y.labels(fig)), key, where)
     if suffix:
-        where = (where or st).container(key=f"{key}{suffix}")
+        where = where.container(key=f"{key}{suffix}")
         where.html(PHONE_CSS)
     select = {} if on_select is None else {"on_select": on_select, "selection_mode": "points"}
-    (where or st).plotly_chart(
+    where.plotly_chart(
         fig,
         key=key,
         width="stretch",
@@ -110,17 +124,123 @@ def plot(fig, key: str, on_select=None, where=None) -> None:
         config={"displaylogo": False, "toImageButtonOptions": {"format": "png", "scale": 2}},
         **select,
     )
+    heads = focus or getattr(fig, "_lens_heads", None)
+    if heads is not None:
+        sentence = focus_sentence(heads)
+        if sentence:
+            where.caption(sentence)
+    if a11y.table_mode() and parts:
+        box = where.container(key=f"{key}.tables")  # class "st-key-<key>-tables"
+        for i, part in enumerate(parts):
+            chart_table(part, f"{key}.table{i}", box)
+
+
+def _words(names: list[str], most: int = 4) -> str:
+    """Up to `most` names, then how many more (names with commas apart by semicolons)."""
+    sep = "; " if any("," in n for n in names) else ", "
+    if len(names) <= most:
+        return sep.join(names)
+    return t("chart.more", shown=sep.join(names[:most]), n=len(names) - most)
+
+
+def part_name(part: viz_a11y.Part) -> str:
+    """One part of a chart in words, in the app's language."""
+    rows, cols = part.shape
+    value = part.value or t("chart.values")
+    if part.kind in (viz_a11y.HEATMAP, viz_a11y.HEADS_KIND):
+        words = {
+            "value": value, "rows": rows, "cols": cols,
+            "row_title": part.row_title or t("chart.query" if part.heads else "chart.rows"),
+            "col_title": part.col_title or t("chart.key" if part.heads else "chart.cols"),
+        }  # fmt: skip
+        if part.kind == viz_a11y.HEATMAP:
+            text = t("chart.heatmap", **words)
+        else:
+            text = t("chart.heads", n=len(part.heads), names=_words(part.heads), **words)
+    else:
+        text = t(
+            "chart.series", kind=t(f"chart.kind.{part.kind}"), series=_words(part.cols),
+            value=value, n=rows + part.cut, x_title=part.row_title or t("chart.x"),
+        )  # fmt: skip
+    return f"{part.title}: {text}" if part.title else text
+
+
+def chart_name(title: str, parts: list, labels: list[str] = (), most: int = 4) -> str:
+    """A chart's accessible name: its title, then what each of its parts draws; for a chart
+    without numbers (a diagram), the words written on it."""
+    words = [part_name(p) for p in parts[:most]]
+    if len(parts) > most:
+        words.append(t("chart.more_parts", n=len(parts) - most))
+    if not parts and labels:
+        words.append(t("chart.diagram", labels=_words(list(dict.fromkeys(labels)), 12)))
+    text = "; ".join(words)
+    if title:
+        text = f"{title}. {text}" if text else title
+    return text or t("chart.unnamed")
+
+
+def chart_table(part: viz_a11y.Part, key: str, where=None) -> None:
+    """A part of a chart as a table the keyboard can move through (`st.dataframe`), its rows
+    and columns labelled as on the chart."""
+    where = where or st
+    values = np.round(part.values.astype(np.float64), 4)
+    if part.heads:
+        n_q = len(part.rows)
+        index = pd.MultiIndex.from_product(
+            [part.heads, part.rows],
+            names=[t("chart.head"), part.row_title or t("chart.query")],
+        )[: values.shape[0]]
+        total = len(part.heads) * n_q
+    else:
+        index = pd.Index(part.rows[: values.shape[0]], name=part.row_title or None)
+        total = values.shape[0] + part.cut
+    table = pd.DataFrame(values, index=index, columns=pd.Index(part.cols, name=part.col_title))
+    where.caption(t("chart.table", name=part_name(part)))
+    if part.cut:
+        where.caption(t("chart.table_cut", shown=values.shape[0], total=total))
+    where.dataframe(table, key=key)
+
+
+_MD = re.compile(r"([\\`*_{}\[\]()#+\-.!|<>~$&:])")
+
+
+def _literal(text: str) -> str:
+    """User text (a token) shown literally in a Markdown caption."""
+    return _MD.sub(r"\\\1", str(text))
+
+
+def focus_sentence(heads: dict, most: int = 3) -> str:
+    """One sentence on the heads of a grid that look most at one place (mha_core head_focus):
+    "head 1 looks mostly at the previous token (0.62), ...". "" when the grid's values are not
+    attention weights (each row a distribution)."""
+    weights = heads["weights"]
+    if not is_attention(weights):
+        return ""
+    focus = sorted(head_focus(weights), key=lambda f: -f.weight)[:most]
+    keys = list(heads["k"])
+    parts = []
+    for i, f in enumerate(focus):
+        if f.kind == "key":
+            token = t("focus.quote", token=_literal(keys[f.key]))
+            what = t("focus.first" if f.key == 0 else "focus.key", token=token)
+        else:
+            what = t(f"focus.{f.kind}")
+        head = _literal(heads["titles"][f.head])
+        parts.append(
+            t("focus.lead" if i == 0 else "focus.other", head=head, what=what, w=f"{f.weight:.2f}")
+        )
+    if not parts:
+        return ""
+    text = parts[0] if len(parts) == 1 else (
+        t("focus.sep").join(parts[:-1]) + t("focus.and") + parts[-1]
+    )  # fmt: skip
+    return text[0].upper() + text[1:] + t("focus.end")
 
 
 def heading(key: str) -> None:
     """A section's title (string `key`) and the paragraph that introduces it (`key_intro`)."""
     st.subheader(t(key))
     st.markdown(t(f"{key}_intro"))
-
-
-def plot_at(fig, key: str, where=None) -> None:
-    """`plot` inside `where` (a column or container), or where the page is when None."""
-    plot(fig, key=key, where=where)
 
 
 GRID_FULL = 64  # heads drawn cell by cell up to this many tokens (16 x 64 x 64: ~0.3 MB)
@@ -132,7 +252,11 @@ def head_grid(weights: np.ndarray, q_tokens, k_tokens=None, *, key: str, where=N
     so: 16 heads x 512 tokens cell by cell would be 17 MB and a minute in the browser."""
     k_tokens = q_tokens if k_tokens is None else k_tokens
     where = where or st
+    focus = None
     if max(len(q_tokens), len(k_tokens)) > GRID_FULL:
+        # the sentence under the grid reads the heads token by token, not the blocks drawn
+        titles = kw.get("titles") or [f"head {h}" for h in range(weights.shape[0])]
+        focus = {"weights": weights, "q": list(q_tokens), "k": list(k_tokens), "titles": titles}
         binned = viz.bin_heads(weights, GRID_FULL)
         n = max(len(q_tokens), len(k_tokens))
         where.caption(t("msg.binned", n=n, q=binned.size_q, k=binned.size_k, most=GRID_FULL))
@@ -142,7 +266,7 @@ def head_grid(weights: np.ndarray, q_tokens, k_tokens=None, *, key: str, where=N
         q_tokens = q_tokens if binned.size_q == 1 else binned.q_labels
         k_tokens = k_tokens if binned.size_k == 1 else binned.k_labels
         kw["numbered"] = False  # the labels say where they are ("32–39")
-    plot(viz.head_grid(weights, q_tokens, k_tokens, **kw), key=key, where=where)
+    plot(viz.head_grid(weights, q_tokens, k_tokens, **kw), key, where, focus=focus)
 
 
 def clicked_point(key: str) -> list | None:

@@ -20,6 +20,7 @@ from functools import lru_cache
 import numpy as np
 import plotly.graph_objects as go
 
+from .a11y import HEADS
 from .axes import thin_token_axes
 from .labels import title_label
 from .margins import MODEBAR_PX, reserve_margins
@@ -66,8 +67,16 @@ def figure(data: list[dict], layout: dict) -> go.Figure:
             axis.setdefault("ticklabeloverflow", "allow")  # labels fit the reserved margins
             if axis.get("showticklabels") is False:  # an axis kept for the hover: no tick marks
                 axis.setdefault("ticks", "")
+    # what the chart draws, for its name and table (viz/a11y.py): kept beside the figure, never
+    # in it (the browser has no use for it; the payload stays as it was)
+    meta = layout.get("meta")
+    heads = meta.pop(HEADS, None) if isinstance(meta, dict) else None
+    if meta == {}:
+        layout.pop("meta")
     fig = go.Figure({"data": data, "layout": layout}, _validate=False)
     fig._layout.pop("template", None)  # go.Figure adds the session's default one
+    if heads is not None:
+        fig._lens_heads = heads
     return fig
 
 

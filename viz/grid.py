@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 import plotly.graph_objects as go
 
+from .a11y import HEADS, heads_meta
 from .figure import figure, named_colorscale, style
 from .heatmap import DEFAULT_PALETTE, EXACT
 from .labels import escape_label
@@ -31,11 +32,13 @@ def layer_head_mosaic(
     value_label: str = "weight",
     selected: tuple[int, int] | None = None,
     zmax: float | None = None,
+    tokens=None,
 ) -> go.Figure:
     """(L, nh, T, T) as one heatmap trace: row blocks are layers, column blocks are heads.
 
     One trace (not L x nh charts): blocks are separated by a one-cell gap of NaN, hover gives
-    layer, head, query and key positions and the exact weight.
+    layer, head, query and key positions and the exact weight. `tokens` (T labels, else the
+    positions) label the rows and columns of its table (viz/a11y.py).
     """
     a = np.asarray(attentions, dtype=np.float32)
     if a.ndim != 4 or a.shape[2] != a.shape[3]:
@@ -97,4 +100,8 @@ def layer_head_mosaic(
             }
         ]
     height = max(260, int(90 + 760 * L / nh)) + COLORBAR_BELOW_PX
+    labels = [str(i) for i in range(T)] if tokens is None else list(tokens)
+    titles = [f"{layer_label} {i}, {head_label} {h}" for i in range(L) for h in range(nh)]
+    heads = heads_meta(a.reshape(L * nh, T, T), labels, labels, titles, value_label)
+    layout["meta"] = {HEADS: heads}
     return figure([trace], style(layout, height=height))

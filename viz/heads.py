@@ -17,6 +17,7 @@ from typing import NamedTuple
 import numpy as np
 import plotly.graph_objects as go
 
+from .a11y import HEADS, heads_meta
 from .axes import (
     LABEL_ALL,
     PHONE_PLOT_PX,
@@ -138,6 +139,10 @@ def head_grid(
     if hd.above is not None:
         plot_h, top = _strip_above(hd.above, data, layout, plot_h), MODEBAR_PX + 6
     height = int(plot_h + top + _x_label_px(hd.k_tokens) + 10)
+    # what the grid draws, for its accessible name, its table and its summary (viz/a11y.py; read
+    # and left out of what is sent by ui/widgets.plot)
+    heads = heads_meta(hd.weights, hd.q_tokens, hd.k_tokens, hd.titles, hd.value_label)
+    layout.setdefault("meta", {})[HEADS] = heads
     return figure(data, style(layout, height=height, top=top))
 
 
@@ -341,7 +346,7 @@ def _key_labels(hd: _Heads, b: _Blocks, data: list[dict], layout: dict) -> None:
     phone_k = 1
     if x_angle:  # upright labels past what a head holds on a phone: every k-th there only
         phone_k = _phone_step(hd, len(x_show))
-        layout["meta"] = {PHONE_X_STEP: phone_k}
+        layout.setdefault("meta", {})[PHONE_X_STEP] = phone_k
     rows = hd.rows
     if nh % hd.cols == 0 and len(x_show) == t_k and hd.cols * t_k <= LABEL_ALL:
         axis = layout["xaxis"]  # under the last row

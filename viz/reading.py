@@ -17,6 +17,7 @@ from collections.abc import Sequence
 import numpy as np
 import plotly.graph_objects as go
 
+from .a11y import HEADS, heads_meta
 from .figure import axis_key, cell_axes, figure, style, subplot_grid
 from .labels import escape_label, escape_labels
 from .margins import MODEBAR_PX
@@ -166,6 +167,8 @@ def lines_view(
     layout = _lines_layout(T, titles)
     layout = style(layout, height=max(320, 110 + (22 if T <= 32 else 16) * T))
     layout["margin"]["b"] = 40  # room for the legend below
+    names = [f"{head_label} {h}" for h in heads]  # its numbers: each head's weights (viz/a11y)
+    layout["meta"] = {HEADS: heads_meta(w, tokens, tokens, names, value_label, *titles)}
     return figure(data, layout)
 
 

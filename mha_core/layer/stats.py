@@ -185,3 +185,60 @@ def shown_attention(weights, tokens, keep) -> tuple[np.ndarray, list[str]]:
     if not keep.any():
         return w[..., :0, :0], []
     return hide_tokens(w, keep), [tok for tok, k in zip(tokens, keep, strict=True) if k]
+
+
+# What a head looks at most, by the mean weight of its rows on one place: the query's own token,
+# the one before or after it (offsets, square patterns only), or one key position for every row.
+FOCUS_KINDS = ("self", "previous", "next", "key")
+
+
+@dataclass(frozen=True)
+class HeadFocus:
+    """Where one head puts the largest mean weight: `kind` (FOCUS_KINDS), the key position for
+    "key" (else None) and that mean weight over the query rows that can have it."""
+
+    head: int
+    kind: str
+    key: int | None
+    weight: float
+
+
+def is_attention(weights, tol: float = 1e-3) -> bool:
+    """True when every row of (nh, Tq, Tk) is a distribution (sums to 1) or empty (all 0, a
+    fully masked query), and some row is not empty: attention weights, not scores."""
+    w = _as_numpy(weights)
+    if not w.size or not np.isfinite(w).all() or (w < -tol).any():
+        return False
+    sums = w.sum(axis=-1)
+    whole = np.abs(sums - 1) <= tol
+    return bool(whole.any() and (whole | (sums <= tol)).all())
+
+
+def head_focus(weights) -> list[HeadFocus]:
+    """For each head of attention weights (nh, Tq, Tk): the place its rows weigh most on average.
+
+    Candidates: w_ii ("self"), w_i,i-1 ("previous", rows i >= 1), w_i,i+1 ("next", rows i < T-1)
+    when Tq == Tk, and each key column j ("key", every row), each the mean over the rows that
+    attend somewhere (and have that key). A tie goes to the earlier candidate in that order, so a
+    one-token sentence is "self". Rows that are all zero are left out."""
+    w = _as_numpy(weights)  # (nh, Tq, Tk)
+    nh, t_q, t_k = w.shape
+    valid = w.sum(axis=-1) > 0.5  # (nh, Tq)
+    out = []
+    for h in range(nh):
+        cands: list[tuple[float, str, int | None]] = []
+        if t_q == t_k:
+            for kind, off in (("self", 0), ("previous", -1), ("next", 1)):
+                diag = np.diagonal(w[h], offset=off)  # rows max(0, -off) .. ; length T - |off|
+                rows = valid[h, max(0, -off) : max(0, -off) + diag.size]
+                if rows.any():
+                    cands.append((float(diag[rows].mean()), kind, None))
+        if valid[h].any():
+            cols = w[h][valid[h]].mean(axis=0)  # (Tk,)
+            j = int(np.argmax(cols))
+            cands.append((float(cols[j]), "key", j))
+        if not cands:
+            continue
+        best = max(cands, key=lambda c: c[0])  # max keeps the first of equal ones
+        out.append(HeadFocus(h, best[1], best[2], best[0]))
+    return out

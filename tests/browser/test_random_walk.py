@@ -14,7 +14,8 @@ import os
 
 import pytest
 
-from tests.browser.walk import PAGES, walk
+from tests.browser.walk import _WIDGETS_JS, PAGES, walk
+from tests.helpers.browser import eventually, wait_for_app
 
 pytestmark = pytest.mark.browser
 
@@ -39,3 +40,20 @@ def test_random_walk_keeps_every_page_working(app_url, browser):
     assert not found("lost"), shown
     assert not found("unmirrored"), shown
     assert result.visited == set(PAGES), shown
+
+
+def test_walk_reads_a_disabled_slider_with_help_as_disabled(app_url, page):
+    """Scaling, on the sentence, with the temperature fixed to sqrt(d_k): the slider only shows
+    it (disabled, with a help button). The walk once read the help button as the slider, pressed
+    keys on a thumb that takes no focus, and the keys switched the language radio focused
+    before (seed 4305, a "lost" lang that the app did not lose)."""
+    page.goto(f"{app_url}/scaling?view=sentence&tau_sqrt=1")
+    wait_for_app(page)
+    sliders = eventually(
+        lambda: [w for w in page.evaluate(_WIDGETS_JS, ["stSlider"]) if w["area"] == "main"]
+        if page.locator('[data-testid="stSlider"] button').count() else None
+    )
+    shown = [w for w in sliders if not w["key"]]
+    assert len(shown) == 1, sliders  # the shown temperature: no key, no state
+    assert shown[0]["disabled"], sliders
+    assert all(not w["disabled"] for w in sliders if w["key"]), sliders

@@ -123,7 +123,10 @@ _WIDGETS_JS = """(kinds) => {
             // widget's (a walk once read a views control's key as its views' container's)
             const holder = el.closest('[data-testid="stElementContainer"]');
             const cls = (holder && [...holder.classList].find(c => c.startsWith('st-key-'))) || '';
-            const first = el.querySelector('input, textarea, button');
+            // the control's own input first: a help button ("?") beside a disabled slider is
+            // enabled, and read as the slider it made the walk press keys on a thumb that takes
+            // no focus, so the keys went to the control focused before (seed 4305: the language)
+            const first = el.querySelector('input, textarea') || el.querySelector('button');
             const disabled = !!first && (first.disabled
                 || first.getAttribute('aria-disabled') === 'true');
             const area = el.closest('[data-testid="stSidebar"]') ? 'sidebar' : 'main';
@@ -416,6 +419,8 @@ class Walker:
         keys = [self.rng.choice(("ArrowLeft", "ArrowRight", "Home", "End"))
                 for _ in range(self.rng.choice((1, 1, 2, 3)))]  # fmt: skip
         thumb.focus()
+        if not thumb.evaluate("el => el === document.activeElement"):
+            return "no focus, no keys"  # keys would go to whatever had the focus before
         for key in keys:
             self.pg.keyboard.press(key)
         return "+".join(keys)

@@ -54,6 +54,7 @@ SHARED = {
     "scale": [True, False],
     "mask": ["none", "causal"],
     "scoring": ["dot", "additive"],
+    "table": [True, False],  # "Show charts as tables" (ui/a11y.py): every chart's numbers
 }
 
 # Each page's own controls and values to try: valid ones, and ones the current sentence or heads

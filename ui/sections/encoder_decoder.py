@@ -220,7 +220,7 @@ def diagram(cfg: EncoderDecoderConfig, layer: int, part: str, view: str) -> None
             layer=layer,
         )
     )
-    widgets.plot_at(fig, f"{P}.fig.diagram")
+    widgets.plot(fig, f"{P}.fig.diagram")
 
 
 # --- the parts -------------------------------------------------------------------------------
@@ -256,7 +256,7 @@ def attention_view(pa: PairAttention, layer: int, view: str) -> None:
             y_title=t(f"{P}.query"),
             value_label=t(f"{P}.dec.mask_value"),
         )
-        widgets.plot_at(mask, f"{P}.fig.causal_mask", mask_col)
+        widgets.plot(mask, f"{P}.fig.causal_mask", mask_col)
         widgets.head_grid(
             pa.decoder_self[layer].numpy(), tgt, titles=_head_titles(nh), value_label=weight,
             key=f"{P}.fig.decoder_self",
@@ -288,7 +288,7 @@ def padding(bv: PaddedBatch, head: int) -> None:
         col_title=t(f"{P}.position"),
         value_label=t(f"{P}.pad.mask_value"),
     )
-    widgets.plot_at(fig, f"{P}.fig.padding_mask")
+    widgets.plot(fig, f"{P}.fig.padding_mask")
     if bv.n_padded == 0:
         st.info(t(f"{P}.pad.none"))
         return
@@ -310,14 +310,14 @@ def padding(bv: PaddedBatch, head: int) -> None:
     fig = viz.attention_heatmap(
         bv.weights[b, head].numpy(), labels, title=t(f"{P}.pad.fig_keys", b=b + 1), **common
     )
-    widgets.plot_at(fig, f"{P}.fig.padded_keys", c1)
+    widgets.plot(fig, f"{P}.fig.padded_keys", c1)
     fig = viz.attention_heatmap(
         bv.query_masked[b, head].numpy(),
         labels,
         title=t(f"{P}.pad.fig_queries", b=b + 1),
         **common,
     )
-    widgets.plot_at(fig, f"{P}.fig.padded_queries", c2)
+    widgets.plot(fig, f"{P}.fig.padded_queries", c2)
     st.markdown(
         t(
             f"{P}.pad.empty_rows",
@@ -349,7 +349,7 @@ def add_norm(bv: PaddedBatch) -> None:
         title=t(f"{P}.norm.fig_add_pre" if bv.norm_first else f"{P}.norm.fig_add"),
         **labels,
     )
-    widgets.plot_at(fig, f"{P}.fig.residual")
+    widgets.plot(fig, f"{P}.fig.residual")
 
     ln, bn = bv.layer_out, bv.batch_out  # statistics OF the two outputs
     ln_mean, ln_std = bv.real_rows(ln.layer_mean), bv.real_rows(ln.layer_std)
@@ -394,7 +394,7 @@ def add_norm(bv: PaddedBatch) -> None:
             axis_note=note,
             **labels,
         )
-        widgets.plot_at(fig, f"{P}.fig.{'layernorm' if kind == 'ln' else 'batchnorm'}", where)
+        widgets.plot(fig, f"{P}.fig.{'layernorm' if kind == 'ln' else 'batchnorm'}", where)
         where.markdown(stats)
     if min(float(ln_std.min()), float(bn.batch_std.min())) < 0.5:
         st.caption(t(f"{P}.norm.constant"))
@@ -416,7 +416,7 @@ def dropout(dv: DropoutComparison, tokens: list[str], head: int, layer: int, see
     fig = matrix_heatmap(
         dv.eval.output.numpy(), tokens, tokens, title=t(f"{P}.drop.fig_eval"), **common
     )
-    widgets.plot_at(fig, f"{P}.fig.dropout_eval", c1)
+    widgets.plot(fig, f"{P}.fig.dropout_eval", c1)
     fig = matrix_heatmap(
         dv.train.output.numpy(),
         tokens,
@@ -424,7 +424,7 @@ def dropout(dv: DropoutComparison, tokens: list[str], head: int, layer: int, see
         title=t(f"{P}.drop.fig_train", p=f"{p:.2f}"),
         **common,
     )
-    widgets.plot_at(fig, f"{P}.fig.dropout_train", c2)
+    widgets.plot(fig, f"{P}.fig.dropout_train", c2)
     train_sums, eval_sums = dv.train.row_sums.double(), dv.eval.row_sums.double()
     if p == 0.0:
         st.markdown(t(f"{P}.drop.p_zero"))

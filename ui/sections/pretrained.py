@@ -72,6 +72,7 @@ def mosaic(s: Shown, layer: int, head: int) -> None:
         head_label=t("pretrained.head_word"),
         value_label=t("pretrained.weight"),
         selected=(layer, head),
+        tokens=s.tokens[:shown],
     )
     fig = add_block_targets(
         fig,

@@ -116,7 +116,7 @@ def input_x(s: HeadSteps, v: StepView) -> None:
     st.markdown(t("step.s0.text" if s.positional else "step.s0.text_nope"))
     st.latex(latex("x_pe" if s.positional else "x"))
     st.caption(t("step.s0.shapes", T=v.T, C=v.C))
-    widgets.plot_at(token_by_dims(v, s.x.numpy(), _title("step.fig.x", T=v.T, C=v.C)), "step.fig.x")
+    widgets.plot(token_by_dims(v, s.x.numpy(), _title("step.fig.x", T=v.T, C=v.C)), "step.fig.x")
     if not s.positional:
         return
     parts = st.expander(t("step.s0.parts"), key="step.parts", on_change="rerun")
@@ -124,8 +124,8 @@ def input_x(s: HeadSteps, v: StepView) -> None:
         with parts:
             e_col, pe_col = st.columns(2)
             fig = token_by_dims(v, s.embeddings.numpy(), _title("step.fig.e"))
-            widgets.plot_at(fig, "step.fig.e", e_col)
-            widgets.plot_at(
+            widgets.plot(fig, "step.fig.e", e_col)
+            widgets.plot(
                 token_by_dims(v, s.positional_encoding.numpy(), _title("step.fig.pe")),
                 "step.fig.pe",
                 pe_col,
@@ -152,7 +152,7 @@ def projections(s: HeadSteps, v: StepView) -> None:
             value_label=v.labels.value,
             colorbar_below=True,
         )
-        widgets.plot_at(fig, f"step.fig.{part}_weight", col)
+        widgets.plot(fig, f"step.fig.{part}_weight", col)
     st.caption(t("step.s1.rows", i=v.query))
     qkv_cols = st.columns(3)
     for col, part, m in zip(qkv_cols, "qkv", (s.q, s.k, s.v)):
@@ -164,7 +164,7 @@ def projections(s: HeadSteps, v: StepView) -> None:
             highlight=part == "q",
             below=True,
         )
-        widgets.plot_at(fig, f"step.fig.{part}", col)
+        widgets.plot(fig, f"step.fig.{part}", col)
 
 
 def score_matrices(s: HeadSteps, v: StepView) -> None:
@@ -202,12 +202,12 @@ def score_matrices(s: HeadSteps, v: StepView) -> None:
     scaled_shown = factor != 1.0
     sc_cols = st.columns(2) if scaled_shown else [st.container()]
     title = _title("step.fig.scores_additive" if additive else "step.fig.scores", T=v.T)
-    widgets.plot_at(token_by_token(v, scores, title), "step.fig.scores", sc_cols[0])
+    widgets.plot(token_by_token(v, scores, title), "step.fig.scores", sc_cols[0])
     if scaled_shown:
         fig = token_by_token(
             v, s.scaled_scores.numpy(), _title("step.fig.scaled", factor=num(factor, 6))
         )
-        widgets.plot_at(fig, "step.fig.scaled", sc_cols[1])
+        widgets.plot(fig, "step.fig.scaled", sc_cols[1])
 
     if additive:
         scorer = st.expander(
@@ -224,7 +224,7 @@ def score_matrices(s: HeadSteps, v: StepView) -> None:
         st.markdown(t("step.mask.causal"))
         st.latex(latex("mask_causal"))
         fig = token_by_token(v, s.masked_scores.numpy(), _title("step.fig.masked"))
-        widgets.plot_at(fig, "step.fig.masked")
+        widgets.plot(fig, "step.fig.masked")
     else:
         st.markdown(t("step.mask.none"))
 
@@ -243,7 +243,7 @@ def _additive_parts(s: HeadSteps, v: StepView) -> None:
             value_label=v.labels.value,
             colorbar_below=True,
         )
-        widgets.plot_at(fig, f"step.fig.additive_{part}", col)
+        widgets.plot(fig, f"step.fig.additive_{part}", col)
     fig = matrix_heatmap(
         s.additive.v.numpy()[None, v.k0 : v.k1],
         [SYMBOLS["add_v"]],
@@ -253,7 +253,7 @@ def _additive_parts(s: HeadSteps, v: StepView) -> None:
         value_label=v.labels.value,
         colorbar_below=True,
     )
-    widgets.plot_at(fig, "step.fig.additive_v", a_cols[2])
+    widgets.plot(fig, "step.fig.additive_v", a_cols[2])
     st.caption(t("step.s2.additive_features_note"))
     fig = matrix_heatmap(
         s.additive.features.numpy()[:, v.k0 : v.k1],
@@ -264,7 +264,7 @@ def _additive_parts(s: HeadSteps, v: StepView) -> None:
         col_title=v.labels.dim,
         value_label=v.labels.value,
     )
-    widgets.plot_at(fig, "step.fig.features")
+    widgets.plot(fig, "step.fig.features")
 
 
 def softmax(s: HeadSteps, v: StepView) -> None:
@@ -285,14 +285,14 @@ def softmax(s: HeadSteps, v: StepView) -> None:
         palette=viz.DEFAULT_PALETTE,
         label=v.labels.weight,
     )
-    widgets.plot_at(fig, "step.fig.weights", sm_cols[0])
+    widgets.plot(fig, "step.fig.weights", sm_cols[0])
     fig = token_by_dims(
         v,
         s.head_output.numpy(),
         _title("step.fig.head_output", T=v.T, d_k=v.d_k),
         cols=(v.k0, v.k1),
     )
-    widgets.plot_at(fig, "step.fig.head_output", sm_cols[1])
+    widgets.plot(fig, "step.fig.head_output", sm_cols[1])
     st.markdown(t("step.s3.row_sum", i=v.query, total=f"{s.row_sum:.6f}"))
     with st.expander(t("step.s3.table", i=v.query), expanded=v.T <= 12):
         cols = {
@@ -333,7 +333,7 @@ def naive_sum(s: HeadSteps, v: StepView) -> None:
         x_title=v.labels.key,
         value_label=v.labels.weight,
     )
-    widgets.plot_at(fig, "step.fig.naive_weights")
+    widgets.plot(fig, "step.fig.naive_weights")
     fig = matrix_heatmap(
         np.stack([s.naive_sum.numpy(), s.attention_sum.numpy()])[:, v.k0 : v.k1],
         [t("step.naive.rows_naive"), t("step.naive.rows_attention")],
@@ -344,7 +344,7 @@ def naive_sum(s: HeadSteps, v: StepView) -> None:
         col_title=v.labels.dim,
         value_label=v.labels.value,
     )
-    widgets.plot_at(fig, "step.fig.naive_vectors")
+    widgets.plot(fig, "step.fig.naive_vectors")
     st.caption(t("step.naive.distance", dist=f"{s.naive_attention_distance:.6f}"))
 
 
@@ -356,7 +356,7 @@ def concatenation(s: HeadSteps, v: StepView) -> None:
     st.caption(t("step.s4.shapes", n_heads=v.nh, T=v.T, d_k=v.d_k, C=v.C))
     title = _title("step.fig.concat", T=v.T, C=v.C)
     fig = token_by_dims(v, s.concat.numpy(), title, block=(v.h0, v.h1))
-    widgets.plot_at(fig, "step.fig.concat")
+    widgets.plot(fig, "step.fig.concat")
 
 
 def final_projection(s: HeadSteps, v: StepView) -> None:
@@ -377,8 +377,8 @@ def final_projection(s: HeadSteps, v: StepView) -> None:
         value_label=v.labels.value,
         highlight_rows=(v.h0, v.h1),
     )
-    widgets.plot_at(fig, "step.fig.w_o", wo_col)
-    widgets.plot_at(
+    widgets.plot(fig, "step.fig.w_o", wo_col)
+    widgets.plot(
         token_by_dims(v, s.output.numpy(), _title("step.fig.output", T=v.T, C=v.C)),
         "step.fig.output",
         out_col,
