@@ -454,6 +454,9 @@ def figure(station: str, q: quiz.Question, ctx: Context) -> None:
                 mean=y[a : a + SHOWN].mean(-1).numpy(),
                 std=y[a : a + SHOWN].std(-1, correction=0).numpy(),
                 title=t("lesson.addnorm.fig"),
+                row_title=t("step.axis.token"),
+                col_title=t("encoder_decoder.feature"),
+                value_label=t("lesson.value"),
             )
         case "transformer":
             a = _window(tok)
