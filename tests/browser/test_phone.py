@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.helpers.browser import wait_for_app
+from tests.helpers.browser import opening_query, wait_for_app
 from ui.pages import PAGES
 
 pytestmark = pytest.mark.browser
@@ -112,19 +112,6 @@ def _shoot(pg, name: str) -> None:
     pg.wait_for_timeout(500)
 
 
-def _revealed_lesson() -> str:
-    """The lesson asks before it draws (its chart is an answer's reveal): opened on station 5
-    with its answer shown, a grid of every head."""
-    from ui.compute.lesson import fingerprint
-    from ui.state import DEFAULTS, Settings
-
-    fp = fingerprint(Settings(**DEFAULTS))
-    return "?" + urllib.parse.urlencode({"station": "heads", "answers": f"heads:-:{fp}"})
-
-
-# a query that opens a page on its charts, where it does not draw any as it opens
-OPENED = {"lesson": _revealed_lesson}
-
 # Pages known not to read on a phone yet: {path: why} (marked xfail). None today.
 KNOWN: dict[str, str] = {}
 
@@ -136,8 +123,8 @@ KNOWN: dict[str, str] = {}
     ids=lambda p: p or "attention",
 )  # fmt: skip
 def test_page_reads_on_a_phone(app_url, phone, path):
-    query = OPENED[path]() if path in OPENED else ""
-    phone.goto(f"{app_url}/{path}{query}")
+    page_id = next(p.id for p in PAGES if p.url_path == path)
+    phone.goto(f"{app_url}/{path}{opening_query(page_id)}")
     _settle(phone)  # every page draws charts as it opens (train, induction: the untrained model)
     charts = phone.evaluate(GEOMETRY)
     _shoot(phone, path or "attention")
