@@ -15,8 +15,12 @@ once nothing has changed for `--quiet` ms (the quiet wait itself is not counted)
 the time from `running` to `notRunning` as the browser sees it: the server's script run plus
 the delivery of its messages. "kB" is what the websocket received for that rerun.
 
+Pages whose charts follow a picker of their own (`PICKER`: the llm page's Every head view) step
+that picker's slider instead of the sidebar's.
+
 Then: cold start (server start to the page's first chart painted and every widget drawn, app
-home page against the floor),
+home page against the floor), the llm page's question typed until its first token is painted
+(`first_token`, warm server, target 3 s),
 and the payload of one rerun at the issue's sizes (home: 64 tokens x 16 heads; pretrained:
 256 WordPiece tokens), which must stay <= 3 MB.
 
@@ -75,6 +79,21 @@ OWN_SLIDER = {
     "induction": ("steps=300", "Train both", "induction-snapshot"),
     "train": ("steps=300", "Train", "train-snapshot"),
 }
+
+
+# Pages whose charts follow a picker of their own, not the sidebar: the URL query that opens the
+# view, and the slider stepped (rightwards first).
+PICKER = {
+    "llm": ("view=heads&layer=15&head=0&query=last", "llm-layer"),
+}
+FIRST_TOKEN_TARGET = 3.0  # seconds, a question typed until its first token is painted
+QUESTIONS = (
+    "Why is the sky blue?",
+    "What is the largest planet in the solar system?",
+    "Name three colours of the rainbow.",
+    "How many legs does a spider have?",
+    "What do bees make?",
+)
 
 
 def own_thumb(widget: str) -> str:
@@ -178,6 +197,10 @@ def latency(browser, servers: dict, pages: list[str], steps: int, quiet: int):
             query, button, widget = OWN_SLIDER[name]
             url = f"{app_url}/{BY_ID[name].url_path}?{query}"
             tabs[name] = Tab(context, url, quiet, app_log, own_thumb(widget), train_first(button))
+        elif name in PICKER:
+            query, widget = PICKER[name]
+            url = f"{app_url}/{BY_ID[name].url_path}?{query}"
+            tabs[name] = Tab(context, url, quiet, app_log, own_thumb(widget))
         else:
             tabs[name] = Tab(context, f"{app_url}/{BY_ID[name].url_path}", quiet, app_log)
     results: dict[str, list[dict]] = {name: [] for name in tabs}
@@ -218,6 +241,42 @@ def latency(browser, servers: dict, pages: list[str], steps: int, quiet: int):
                 else ""
             )
         )
+
+
+def first_token(browser, app_url: str, rounds: int) -> None:
+    """The llm page on a warm server (the model loaded by the page's first run): a question
+    typed into the box, then Generate clicked, until the answer's first token is painted (the
+    streamed answer's code block shows text, one frame later). A new question each round (no
+    kept answer); the click also commits the typed question (two reruns, as for a person)."""
+    context = browser.new_context(viewport={"width": 1400, "height": 1000})
+    page = context.new_page()
+    page.add_init_script(INSTRUMENT)
+    page.goto(f"{app_url}/{BY_ID['llm'].url_path}?max_new=8")
+    generate = page.get_by_role("button", name="Generate", exact=True)
+    generate.wait_for(timeout=180_000)
+    page.wait_for_selector(".js-plotly-plot", timeout=180_000)
+    times = []
+    box = page.get_by_role("textbox", name="Your question (in English)")
+    for question in QUESTIONS[:rounds]:
+        page.wait_for_function(SETTLED, arg=[1000, 1], timeout=120_000, polling=50)
+        box.fill(question)  # typed, not yet committed
+        t0 = time.perf_counter()
+        generate.click()
+        page.wait_for_function(
+            "() => [...document.querySelectorAll('[data-testid=stMain] [data-testid=stCode]')]"
+            ".some(c => c.innerText.trim().length > 0)",
+            timeout=120_000,
+            polling=10,
+        )
+        page.evaluate("() => new Promise(r => requestAnimationFrame(() => r()))")
+        times.append(time.perf_counter() - t0)
+        page.get_by_text("new tokens in", exact=False).first.wait_for(timeout=120_000)
+    context.close()
+    med = statistics.median(times)
+    met = "yes" if med <= FIRST_TOKEN_TARGET else "NO"
+    print("\nllm page, warm server: question typed, Generate clicked -> first token painted")
+    print("each round (s): " + ", ".join(f"{x:.2f}" for x in times))
+    print(f"median {med:.2f} s, max {max(times):.2f} s; target {FIRST_TOKEN_TARGET:.1f} s: {met}")
 
 
 def _first_paint(browser, url: str) -> None:
@@ -311,7 +370,10 @@ def main() -> None:
     ap.add_argument("--cold", type=int, default=2, help="cold starts of each server")
     ap.add_argument("--quiet", type=int, default=400, help="ms without change = settled")
     ap.add_argument("--pages", nargs="*", default=list(IDS), choices=IDS)
-    ap.add_argument("--skip", nargs="*", default=[], choices=["latency", "cold", "payload"])
+    ap.add_argument(
+        "--skip", nargs="*", default=[], choices=["latency", "cold", "payload", "first_token"]
+    )
+    ap.add_argument("--first-token", type=int, default=3, help="questions asked on the llm page")
     ap.add_argument(
         "--no-post-script-gc",
         action="store_true",
@@ -337,7 +399,7 @@ def main() -> None:
         print(f"tried in the app's server only: {APP_ENV['BENCH_WHAT_IF']}")
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=chromium_path(), args=BENCH_ARGS)
-        if "latency" not in args.skip or "payload" not in args.skip:
+        if {"latency", "payload", "first_token"} - set(args.skip):
             with tempfile.TemporaryDirectory() as tmp:
                 app_log, floor_log = Path(tmp) / "app.runs", Path(tmp) / "floor.runs"
                 with (
@@ -349,6 +411,8 @@ def main() -> None:
                         latency(browser, servers, args.pages, args.steps, args.quiet)
                     if "payload" not in args.skip:
                         payload(browser, servers["app"], max(2, args.steps // 2), args.quiet)
+                    if "first_token" not in args.skip and args.first_token:
+                        first_token(browser, app_url, args.first_token)
         if "cold" not in args.skip and args.cold:
             cold_start(browser, args.cold)
         browser.close()

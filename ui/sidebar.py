@@ -6,7 +6,7 @@ import streamlit as st
 
 from mha_core import valid_head_counts
 from mha_core.layer.config import head_size
-from ui import a11y, controls, pages, state, url
+from ui import a11y, controls, pages, present, state, url, weights
 from ui.i18n import t
 from ui.state import D_MODELS, DEFAULTS, EXAMPLES, MAX_CHARS, MAX_HEADS, MAX_SEED, key
 from ui.strings import LANGS
@@ -63,8 +63,10 @@ def render_sidebar(page_id: str = "") -> state.Settings:
         controls.radio(
             t("side.lang"), list(LANGS), format_func=LANGS.__getitem__, key=key("lang"),
             horizontal=True,
-        )
+        )  # fmt: skip
         controls.toggle(t("side.table"), key=a11y.TABLE_KEY, help=t("side.table_help"))
+        controls.toggle(t("side.present"), key=key("present"), help=t("side.present_help"))
+        present.style()
         controls.text(
             t("side.text"), key=key("text"), limit=MAX_CHARS, area=True, help=t("side.text_help")
         )
@@ -79,27 +81,51 @@ def render_sidebar(page_id: str = "") -> state.Settings:
             key=K_EXAMPLE,
             on_change=_use_example,
         )
+        trained = weights.trained(page_id)  # the home page on MiniLM's trained weights
+        weights.note_drawn(trained)
         controls.enum_radio(
-            "side.tokenizer", state.TOKENIZERS, labels="side.tok", key=key("tokenizer")
-        )
+            "side.tokenizer", state.TOKENIZERS, labels="side.tok", key=key("tokenizer"),
+            disabled=bool(trained),
+        )  # fmt: skip
         st.subheader(t("side.model"))
         if page_id in PRETRAINED_PAGES:  # MiniLM has its own size: say so beside the sliders
             st.caption(t("side.model_unused"))
-        d_model = controls.select_slider(t("side.d_model"), D_MODELS, key=key("d_model"))
-        heads = valid_head_counts(d_model, MAX_HEADS)
-        n_heads = controls.select_slider(t("side.n_heads"), heads, key=key("n_heads"))
+        if trained == "llm":  # SmolLM2's own size: d_model and its grouped heads, both fixed
+            st.caption(t("attention.side_llm", d_model=weights.LLM_D_MODEL,
+                         n_heads=weights.LLM_HEADS, kv=weights.LLM_KV_HEADS))  # fmt: skip
+            d_model, n_heads = weights.LLM_D_MODEL, weights.LLM_HEADS
+            controls.shown_slider(t("side.d_model"), D_MODELS, d_model)
+            controls.shown_slider(t("side.n_heads"), [n_heads], n_heads)
+        else:
+            if trained:  # d_model is MiniLM's; the heads slider re-heads its trained layer
+                weights.set_defaults()
+                st.caption(t("attention.side_minilm", d_model=weights.MINILM_D_MODEL))
+                controls.shown_slider(t("side.d_model"), D_MODELS, weights.MINILM_D_MODEL)
+                d_model = weights.MINILM_D_MODEL
+                heads_key, heads = weights.K_HEADS, weights.MINILM_HEAD_COUNTS
+            else:
+                d_model = controls.select_slider(t("side.d_model"), D_MODELS, key=key("d_model"))
+                heads_key, heads = key("n_heads"), valid_head_counts(d_model, MAX_HEADS)
+            n_heads = controls.select_slider(t("side.n_heads"), heads, key=heads_key)
         d_k = head_size(d_model, n_heads)
         st.markdown(t("side.d_k", d_model=d_model, n_heads=n_heads, d_k=d_k))
+        if trained:
+            st.caption(t(f"attention.side_{trained}_unused"))
         controls.number_input(
-            t("side.seed"), min_value=0, max_value=MAX_SEED, step=1, key=key("seed")
-        )
-        controls.toggle(t("side.positional"), key=key("positional"))
+            t("side.seed"), min_value=0, max_value=MAX_SEED, step=1, key=key("seed"),
+            disabled=bool(trained),
+        )  # fmt: skip
+        controls.toggle(t("side.positional"), key=key("positional"), disabled=bool(trained))
         additive = st.session_state[key("scoring")] == "additive"
-        controls.toggle(t("side.scale"), key=key("scale"), disabled=additive)
-        if additive:
+        controls.toggle(t("side.scale"), key=key("scale"), disabled=additive or bool(trained))
+        if additive and not trained:
             st.caption(t("side.scale_additive"))
-        controls.enum_radio("side.mask", ("none", "causal"), key=key("mask"), horizontal=False)
         controls.enum_radio(
-            "side.scoring", ("dot", "additive"), key=key("scoring"), horizontal=False
-        )
+            "side.mask", ("none", "causal"), key=key("mask"), horizontal=False,
+            disabled=bool(trained),
+        )  # fmt: skip
+        controls.enum_radio(
+            "side.scoring", ("dot", "additive"), key=key("scoring"), horizontal=False,
+            disabled=bool(trained),
+        )  # fmt: skip
     return state.current()

@@ -34,6 +34,7 @@ DEFAULTS = {
     "mask": "none",
     "scoring": "dot",
     "lang": "en",
+    "present": False,  # presentation mode: projector-sized charts, explanations folded away
 }
 
 
@@ -54,6 +55,7 @@ class Settings:
     mask: str
     scoring: str
     lang: str
+    present: bool = False
 
     @property
     def d_k(self) -> int:
@@ -125,6 +127,7 @@ PARSERS = {
     "mask": parse_choice(MASKS),
     "scoring": parse_choice(SCORINGS),
     "lang": parse_choice(tuple(LANGS)),
+    "present": parse_bool,
 }
 
 
@@ -158,6 +161,8 @@ def to_query_params(s: Settings) -> dict[str, str]:
         "scoring": s.scoring,
         "lang": s.lang,
     }
+    if s.present:  # only when on: every other link stays as it was
+        params["present"] = "1"
     if len(s.text) <= URL_TEXT_CHARS:
         params = {"text": s.text, **params}
     return params

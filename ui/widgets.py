@@ -18,6 +18,7 @@ from ui.compute.attention import sentence_attention, tokenize
 from ui.i18n import t
 from ui.state import Settings
 from viz import a11y as viz_a11y
+from viz.present import projector
 from viz.revision import stamp
 
 
@@ -103,6 +104,9 @@ def plot(fig, key: str, where=None, *, on_select=None, focus=None) -> None:
     weights one computed sentence on where its strongest heads look (`focus`: the weights,
     tokens and titles to read it from, when they are not the ones drawn)."""
     suffix = _phone_suffix(fig)
+    if st.session_state.get("shared.present") and not getattr(fig, "_lens_presented", False):
+        projector(fig._data, fig._layout)  # presentation mode: projector-sized, once a figure
+        fig._lens_presented = True
     meta = fig._layout.pop("meta", None)  # read here; sent, a new copy of it redraws the chart
     if isinstance(meta, dict):
         fig._lens_meta = meta  # a figure drawn twice keeps what it says

@@ -8,12 +8,20 @@ from ui.compute import encoder_decoder as compute
 from ui.i18n import t
 from ui.page import open_page, set_defaults, url_state
 from ui.sections import encoder_decoder as sections
+from ui.sections import encoder_decoder_trained as trained
 from ui.state import MAX_CHARS
 
 settings = open_page("encoder_decoder")
-set_defaults(sections.DEFAULTS)
-url_state("encoder_decoder", sections.url_parsers(st.session_state[sections.K_TARGET]))
+set_defaults({**sections.DEFAULTS, **trained.DEFAULTS})
+url_state(
+    "encoder_decoder",
+    {**sections.url_parsers(st.session_state[sections.K_TARGET]), **trained.URL_PARSERS},
+)
 
+# the Train page's model instead of the seeded one (the intro below is the seeded model's)
+if trained.model_choice() == "trained":
+    trained.trained(trained.train_run())
+    url.stop()
 st.write(t("encoder_decoder.intro", seed=settings.seed))
 st.caption(t("encoder_decoder.settings_note" if settings.positional else "encoder_decoder.no_pe"))
 

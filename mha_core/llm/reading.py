@@ -15,7 +15,7 @@ from dataclasses import dataclass
 import numpy as np
 import torch
 
-from ..gpt.interpret import head_scores, sink_share
+from ..gpt.interpret import head_scores
 from ..layer.stats import head_stats
 from .model import LlmModel, LlmTrace
 
@@ -89,11 +89,16 @@ def head_attribution(
     top prediction): head h of layer l adds o_lh W_O[:, h]^T to the stream, o_lh its output
     (alpha V) there; times g / rms(x) with rms(x) frozen at the final stream's value at that
     position (the linearisation), dotted with the token's unembedding row. Needs a trace that
-    kept every layer and the residual parts (the defaults of `trace`)."""
+    kept the residual parts (residual=True) and the position among its rows (the defaults of
+    `trace` keep both; `trace(ids, layers=(), rows=[position])` is the light way)."""
     cfg = model.config
-    if len(trace.layers) != cfg.n_layers or trace.mlp_outputs is None:
-        raise ValueError("head attribution needs a trace with every layer and residual=True")
     pos = _position(trace, position)
+    kept_rows = (trace.rows == pos).nonzero()
+    if trace.mlp_outputs is None or kept_rows.numel() == 0:
+        raise ValueError(
+            "head attribution needs a trace with residual=True that kept the position's row"
+        )
+    r = int(kept_rows[0, 0])
     x = trace.hidden_states[-1, pos]  # (C,) the final stream
     w_u = model.unembedding  # (V, C)
     tok = int((model.norm(x) @ w_u.T).argmax()) if token is None else int(token)
@@ -103,7 +108,7 @@ def head_attribution(
     nh, hs = cfg.n_heads, cfg.head_size
     heads = torch.empty(cfg.n_layers, nh, dtype=torch.float64)
     for i, block in enumerate(model.blocks):
-        o = trace.layers[i].attn.head_outputs[0, :, pos]  # (nh, hs)
+        o = trace.head_outputs[i, :, r]  # (nh, hs)
         W_O = block.attn.out_proj.weight.view(cfg.d_model, nh, hs)  # (C, nh, hs)
         per_head = torch.einsum("hd,chd->hc", o, W_O)  # (nh, C) what each head adds
         heads[i] = (per_head @ read).double()
@@ -131,8 +136,12 @@ class LlmHeadScores:
     induction_tokens: np.ndarray  # (1 + 2 n,) the sequence the induction score was read on
 
     def as_dict(self) -> dict[str, np.ndarray]:
-        return {"previous": self.previous, "induction": self.induction, "sink": self.sink,
-                "distance": self.distance}
+        return {
+            "previous": self.previous,
+            "induction": self.induction,
+            "sink": self.sink,
+            "distance": self.distance,
+        }
 
 
 def induction_sequence(model: LlmModel, n: int = 50, seed: int = 0) -> torch.Tensor:
@@ -161,10 +170,15 @@ def llm_head_scores(model: LlmModel, ids, *, n_random: int = 50, seed: int = 0) 
     nan = np.full(w.shape[:2], np.nan)
     seq = induction_sequence(model, n_random, seed)
     rep = model.trace(seq, layers=(), residual=False).attentions  # (L, nh, 1+2n, 1+2n)
+    # the same definitions without whole-stack temporaries: previous-token layer by layer, and
+    # sink_share's mean over rows 1..T-1 of the weight on key 0 read from the stack's column 0
+    # (sink_share's float64 copy of the stack was 566 MB at 512 tokens)
     return LlmHeadScores(
-        previous=head_scores(w, text.ids, "previous") if T > 1 else nan,
+        previous=np.concatenate([head_scores(x[None], text.ids, "previous") for x in w])
+        if T > 1
+        else nan,
         induction=head_scores(rep, seq, "induction"),
-        sink=sink_share(w) if T > 1 else nan,
+        sink=w[:, :, 1:, 0].double().mean(dim=-1).numpy() if T > 1 else nan,
         distance=np.stack([head_stats(layer).mean_distance for layer in w]),
         n_tokens=T,
         induction_tokens=seq.numpy(),

@@ -1,8 +1,11 @@
-"""The Induction page through AppTest: it opens with the untrained probe, trains a tiny pair to
-the end, keeps it, and reads it (scores, probe, next-token prediction, sink). Tiny runs (20
-steps) keep it fast; numbers are checked against the core called here."""
+"""The Induction page through AppTest: it opens on the finished default run stored with the app
+(the untrained probe when the file is missing), trains a tiny pair to the end, keeps it, and
+reads it (scores, probe, next-token prediction, sink); a live pair trains on while another page
+is open. Tiny runs (20 steps) keep it fast; numbers are checked against the core called here."""
 
 from __future__ import annotations
+
+import time
 
 import numpy as np
 import pytest
@@ -36,14 +39,60 @@ def _trained(query=None, **state):
     return rerun(at)
 
 
-def test_opens_with_the_untrained_probe_and_no_training():
+def test_opens_on_the_stored_default_run_at_its_last_snapshot():
     at = run_app(PAGE)
-    tokens, snap = compute.untrained_probe(0)
     assert "induction._live" not in at.session_state
     assert "induction._run" not in at.session_state
-    # layer 1's head that scores highest on the induction pattern, by default
+    fin = compute.stored_pair()
+    assert fin is not None and fin.stored and fin.choice == InductionChoice()
+    run = fin.model_run
+    snap = run.snapshots[max(run.snapshots)]
+    # layer 1's head that scores highest on the induction pattern, by default: the stripe
     best = int(np.argmax(snap.scores["induction"][1]))
-    _assert_probe(at, "induction.fig.untrained", tokens, snap, 1, best)
+    _assert_probe(at, "induction.fig.probe", compute.probe_tokens(run.task), snap, 1, best)
+    figs = figures_by_key(at)
+    assert {"induction.fig.curves", "induction.fig.top", "induction.fig.sink"} <= set(figs)
+    acc = {"acc2": f"{run.accuracy:.1%}", "acc1": f"{fin.runs[1].accuracy:.1%}"}
+    stored = EN["induction.stored"].format(steps=1800, seed=0, **acc)
+    assert stored in page_text(at)
+    assert "induction.fig.untrained" not in figs
+    # scrubbed at once: the first snapshot is the untrained model
+    at.session_state["induction.snapshot"] = 0
+    at = rerun(at)
+    first = run.snapshots[0]
+    best0 = int(np.argmax(first.scores["induction"][1]))
+    _assert_probe(at, "induction.fig.probe", compute.probe_tokens(run.task), first, 1, best0)
+
+
+def test_opens_with_the_untrained_probe_when_no_run_is_stored(monkeypatch):
+    monkeypatch.setattr(compute, "STORED_RUN", compute.STORED_RUN.with_name("missing.npz"))
+    compute.stored_pair.clear()
+    try:
+        at = run_app(PAGE)
+        tokens, snap = compute.untrained_probe(0)
+        best = int(np.argmax(snap.scores["induction"][1]))
+        _assert_probe(at, "induction.fig.untrained", tokens, snap, 1, best)
+    finally:
+        compute.stored_pair.clear()
+
+
+def test_a_live_pair_trains_on_while_another_page_is_open():
+    steps = 100
+    at = make_app(PAGE, None, **{"induction.steps": steps}).run()
+    live = LivePair.start(InductionChoice(steps=steps))
+    live.run_in_background()  # as the page's Train both does, before its script is left
+    at.session_state["induction._live"] = live
+    at.switch_page("views/step.py")
+    at = rerun(at)
+    deadline = time.monotonic() + 120
+    while not live.done and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert live.done and live.step == steps  # trained to the end with the Induction page closed
+    at.switch_page(PAGE)
+    at = rerun(at)
+    fin = at.session_state["induction._run"]
+    assert all(r.steps_done == steps and not r.stopped for r in fin.runs.values())
+    assert "induction._live" not in at.session_state
 
 
 def _head_picker(at):
@@ -173,3 +222,17 @@ def test_chinese(tiny_pair):
 def test_strings_exist_in_both_languages():
     keys = {k for k in EN if k.startswith("induction.")}
     assert keys == {k for k in ZH if k.startswith("induction.")}
+
+
+def test_stop_ends_a_pair_training_in_the_background():
+    live = LivePair.start(InductionChoice(steps=2000))
+    live.run_in_background()
+    deadline = time.monotonic() + 60
+    while live.recorded < 3 and time.monotonic() < deadline:
+        time.sleep(0.05)
+    t0 = time.monotonic()
+    fin = live.stop()
+    assert time.monotonic() - t0 < 10  # at most a chunk (~0.5 s) and one step, on a busy machine
+    assert all(r.stopped and 3 <= r.steps_done < 2000 for r in fin.runs.values())
+    live._thread.join(timeout=10)
+    assert not live.running and live.step == fin.model_run.steps_done

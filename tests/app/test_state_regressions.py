@@ -157,7 +157,8 @@ LINKS = {
     "efficient": {"view": "cache", "kv_heads": "2", "head": "3"},
     "induction": {"steps": "300", "run_seed": "2", "layer": "0", "head": "3"},
     "llm": {"question": "Why is the sky blue?", "temperature": "0.7", "top_k": "5",
-            "view": "heads", "layer": "3", "head": "4", "query": "5", "score": "previous"},
+            "view": "arithmetic", "layer": "3", "head": "4", "query": "5", "score": "previous",
+            "stage": "rope", "pair": "7"},
 }
 
 

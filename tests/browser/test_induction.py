@@ -1,6 +1,6 @@
-"""The Induction page in a real Chromium against a real `streamlit run`: it opens with the
-untrained probe, trains a short pair to the end, and its typed-sequence box keeps markup
-literal; then 中文. Screenshots go to the test's tmp_path."""
+"""The Induction page in a real Chromium against a real `streamlit run`: it opens on the stored
+default run (its probe's stripe first), trains a short pair to the end, and its typed-sequence
+box keeps markup literal; then 中文. Screenshots go to the test's tmp_path."""
 
 from __future__ import annotations
 
@@ -17,17 +17,17 @@ pytestmark = pytest.mark.browser
 URL_PATH = "induction"
 
 
-def test_untrained_probe_then_a_short_pair_then_chinese(app_url, page, tmp_path):
+def test_stored_run_then_a_short_pair_then_chinese(app_url, page, tmp_path):
     page.goto(f"{app_url}/{URL_PATH}?steps=20")
     wait_for_app(page, timeout=120_000)
     try:
         page.get_by_role("heading", name="Watch induction heads form").wait_for(timeout=90_000)
     finally:
         page.screenshot(path=str(tmp_path / "induction_first.png"), full_page=True)
-    page.get_by_role("heading", name="The probe sequence").wait_for()
+    page.get_by_text("A finished run, kept with the app").wait_for()
     page.wait_for_function("() => document.querySelector('.js-plotly-plot')", timeout=30_000)
     page.mouse.move(5, 5)
-    page.screenshot(path=str(tmp_path / "induction_untrained.png"), full_page=True)
+    page.screenshot(path=str(tmp_path / "induction_stored.png"), full_page=True)
 
     page.get_by_role("button", name="Train both", exact=True).click()
     page.get_by_role("heading", name="The trained models").wait_for(timeout=120_000)

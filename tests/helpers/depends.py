@@ -19,7 +19,8 @@ DEPENDS: dict[str, dict[str, frozenset]] = {
         | HEADS
         | {"seed", "positional", "scale", "mask", "scoring", "station", "answers"}
     },
-    "attention": {"head": HEADS},
+    # the long-text head follows the heads shown: the sidebar's, or MiniLM's re-headed count
+    "attention": {"head": HEADS | {"weights", "minilm_heads"}},
     "step": {
         "query": TOKENS,
         "head": HEADS,
@@ -38,6 +39,7 @@ DEPENDS: dict[str, dict[str, frozenset]] = {
     "reading": {"lines_token": TOKENS, "qk_query": TOKENS},
     "train": {"heads": frozenset({"dim"})},
     "induction": {"snapshot": frozenset({"steps", "run_seed"})},
-    # the query index follows the text's tokens: the question (and the answer, once generated)
-    "llm": {"query": frozenset({"question", "temperature", "top_k", "max_new"})},
+    # the query index follows the text's tokens: the question or the sidebar's sentence (and
+    # the answer, once generated)
+    "llm": {"query": TOKENS | {"question", "temperature", "top_k", "max_new", "source"}},
 }

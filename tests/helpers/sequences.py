@@ -54,6 +54,7 @@ SHARED = {
     "scale": [True, False],
     "mask": ["none", "causal"],
     "scoring": ["dot", "additive"],
+    "present": [True, False],
     "table": [True, False],  # "Show charts as tables" (ui/a11y.py): every chart's numbers
 }
 
@@ -73,6 +74,9 @@ CONTROLS: dict[str, dict[str, list]] = {
         "attention.view": ["heads", "mean", "stats", "similarity"],
         "attention.long_view": ["head", "blocks"],
         "attention.head": [0, 3, 15],
+        "attention.weights": ["random", "minilm"],
+        "attention.layer": [0, 2, 5],
+        "attention.minilm_heads": [1, 12, 16],
     },
     "step": {
         "step.head": [0, 1, 2, 3, 7, 15],
@@ -120,6 +124,8 @@ CONTROLS: dict[str, dict[str, list]] = {
         encdec.K_P: [0.0, 0.2, 0.9],
         encdec.K_DROP_SEED: [0, 5],
         encdec.K_VIEW: list(encdec.VIEWS),
+        "encoder_decoder.weights": ["seeded", "trained"],
+        "encoder_decoder.trained_layer": [0, 1],
     },
     "train": {
         "train.task": list(train_compute.TASK_NAMES),
@@ -181,6 +187,9 @@ CONTROLS: dict[str, dict[str, list]] = {
         llm.K_HEAD: [0, 4, 8],
         llm.K_QUERY: [llm.LAST, 0, 5, 300],
         llm.K_SCORE: list(llm.SCORES),
+        llm.K_SOURCE: list(llm.SOURCES),
+        llm.K_STAGE: list(llm.STAGES),
+        llm.K_PAIR: [0, 5, llm.N_PAIRS - 1],
     },
 }
 # buttons a user presses, by the start of their keys ("<page>.<name>"); training, ablation and

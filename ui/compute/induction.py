@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
+from pathlib import Path
 
 import numpy as np
 import streamlit as st
@@ -23,6 +24,7 @@ from mha_core.gpt import (
     InductionTask,
     pretrained_sink_share,
 )
+from mha_core.gpt.stored import load_runs
 from mha_core.gpt.training import DecoderSnapshot
 from mha_core.layer.limits import MAX_SEED as MAX_SEED
 from ui.compute import pretrained
@@ -32,6 +34,10 @@ LAYERS = (1, 2)  # the control and the model
 _D = DecoderSettings()
 STEP_CHOICES = tuple(sorted({20, 100, 300, 600, 1000, 1500, 2000, _D.steps}))
 MINILM_SENTENCE = "The cat sat on the mat because it was warm."
+# the default pair, trained once and kept with the app: the page opens on it (made by
+# `python -m scripts.induction_snapshot`, checked against a fresh run by
+# tests/core/test_induction_stored.py)
+STORED_RUN = Path(__file__).resolve().parents[2] / "mha_core" / "data" / "induction_default.npz"
 
 
 @dataclass(frozen=True)
@@ -55,6 +61,7 @@ class FinishedPair:
     runs: dict[int, DecoderRun]  # n_layers -> run
     choice: InductionChoice
     wall_s: float
+    stored: bool = False  # the run kept with the app (STORED_RUN), not one trained here
 
     @property
     def model_run(self) -> DecoderRun:
@@ -66,6 +73,7 @@ class LivePair(LiveTraining):
     (see `LiveTraining` for how a rerun meets a run in progress)."""
 
     columns = ("step", "loss", "accuracy")
+    max_points = 300  # the live curves drawn every 0.5 s: 300 points a series, not 1800
 
     @classmethod
     def start(cls, choice: InductionChoice) -> LivePair:
@@ -96,3 +104,13 @@ def probe_tokens(task: InductionTask) -> tuple[str, ...]:
 def minilm_sink(sentence: str = MINILM_SENTENCE) -> np.ndarray:
     """(L, nh) MiniLM's mean attention on [CLS] (key 0) over the other query rows."""
     return pretrained_sink_share(pretrained.model(), sentence)
+
+
+@st.cache_resource(show_spinner=False)
+def stored_pair() -> FinishedPair | None:
+    """The default pair as stored with the app (read once per server, shared read-only: the
+    page only reads the models), or None when the file is missing."""
+    if not STORED_RUN.exists():
+        return None
+    runs = load_runs(STORED_RUN)
+    return FinishedPair(runs=runs, choice=InductionChoice(), wall_s=0.0, stored=True)

@@ -17,7 +17,7 @@ import viz
 from mha_core.gpt import DecoderSettings, InductionTask, NextToken, model_sink_share, next_token
 from mha_core.transformer import InputProblem
 from ui import controls as ctl
-from ui import url, widgets
+from ui import present, url, widgets
 from ui.compute import induction as compute
 from ui.compute.induction import FinishedPair, InductionChoice, LivePair
 from ui.i18n import t
@@ -77,7 +77,7 @@ def settle() -> None:
 
 
 def intro() -> None:
-    st.write(t("induction.intro", d_model=_S.d_model, n_heads=_S.n_heads))
+    present.prose(t("induction.intro", d_model=_S.d_model, n_heads=_S.n_heads))
     st.caption(t("induction.sidebar_note"))
 
 
@@ -137,9 +137,10 @@ def _probe_view(snap, tokens, key: str) -> None:
 
 
 def untrained() -> None:
-    """Before any run: the untrained model's attention on the probe (the page opens with it)."""
+    """Before any run, when no stored run is kept with the app: the untrained model's
+    attention on the probe."""
     ss = st.session_state
-    if ss.get(LIVE) is not None or ss.get(RUN) is not None:
+    if ss.get(LIVE) is not None or ss.get(RUN) is not None or compute.stored_pair() is not None:
         return
     st.header(t("induction.probe.title"))
     st.markdown(t("induction.probe.text", probe="".join(_TASK.probe)))
@@ -203,13 +204,24 @@ def _draw_live_curves(live: LivePair) -> None:
 
 
 def finished() -> FinishedPair | None:
-    return st.session_state.get(RUN)
+    """The last pair trained here; before any, the default pair stored with the app (the page
+    opens on it: its stripe at once); during a run, none."""
+    ss = st.session_state
+    if ss.get(LIVE) is not None:
+        return None
+    return ss.get(RUN) or compute.stored_pair()
 
 
 def summary(fin: FinishedPair) -> None:
     run2, run1 = fin.runs[2], fin.runs[1]
     acc = {"acc2": f"{run2.accuracy:.1%}", "acc1": f"{run1.accuracy:.1%}"}
-    live_run.result_header("induction", run2, fin.wall_s, **acc)
+    if fin.stored:  # the stripe first: what the page opens on
+        st.header(t("induction.result.title"))
+        s = fin.choice
+        st.info(t("induction.stored", steps=s.steps, seed=s.seed, **acc))
+        _probe_section(fin)
+    else:
+        live_run.result_header("induction", run2, fin.wall_s, **acc)
     _curves(fin, fin.choice.steps, "induction.fig.curves")
 
 
@@ -217,7 +229,7 @@ def scores(fin: FinishedPair) -> None:
     """The head scores over training, then a snapshot's attention on the probe."""
     run = fin.model_run
     st.header(t("induction.scores.title"))
-    st.markdown(t("induction.scores.text"))
+    present.prose(t("induction.scores.text"))
     cols = st.columns(2)
     for col, (kind, layer) in zip(
         cols, (("previous", 0), ("induction", run.settings.n_layers - 1))
@@ -235,8 +247,13 @@ def scores(fin: FinishedPair) -> None:
         )
         with col:
             widgets.plot(fig, key=f"induction.fig.scores.{kind}")
+    if not fin.stored:  # a stored run shows it first (`summary`)
+        _probe_section(fin)
+
+
+def _probe_section(fin: FinishedPair) -> None:
     st.subheader(t("induction.probe_attention"))
-    st.markdown(t("induction.probe.text", probe="".join(run.task.probe)))
+    st.markdown(t("induction.probe.text", probe="".join(fin.model_run.task.probe)))
     snapshot(fin)
 
 
@@ -309,7 +326,7 @@ def try_it(fin: FinishedPair) -> None:
 
 def sink(fin: FinishedPair) -> None:
     st.header(t("induction.sink.title"))
-    st.markdown(t("induction.sink.text"))
+    present.prose(t("induction.sink.text"))
     c_ours, c_minilm = st.columns(2)
     fig = share_grid(
         model_sink_share(fin.model_run.model, fin.model_run.task),

@@ -108,22 +108,31 @@ def train(
 
     def progress_text(live: LiveTraining) -> str:
         steps = live.choice.steps
-        if live.step == 0:
+        step = live.recorded  # what the curves and the measures hold
+        if step == 0:
             return t(f"{page}.progress_start", steps=steps)
-        return t(f"{page}.progress", step=live.step, steps=steps, **measures(live))
+        return t(f"{page}.progress", step=step, steps=steps, **measures(live))
 
     st.header(t(f"{page}.live.title"))
     if caption is not None:
         st.caption(caption)
+    st.caption(t("live.background"))
+    live.run_in_background()  # trains on when this script is stopped (another page, a click)
     bar = st.progress(live.fraction, text=progress_text(live))
     where = st.empty()
     with where.container():
         draw(live)
-    while not live.done:
-        live.advance()  # no st.* call inside: a rerun can only interrupt between chunks
+    drawn = live.step  # after the draw: a chart's key may name the step (one per redraw)
+    while not live.done and live.running:
+        live.wait()  # the run trains meanwhile; the page draws at most every DRAW_S
+        if live.step == drawn:
+            continue
         bar.progress(live.fraction, text=progress_text(live))
         with where.container():
             draw(live)
+        drawn = live.step
+    if live.error is not None:
+        raise live.error
     keep(page, live, live.finish())
     st.rerun()
 

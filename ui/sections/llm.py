@@ -1,30 +1,41 @@
-"""The A real language model page's sections: the question, the Ask view (the answer and each
-token's top candidates) and the Every head view (the layer x head mosaic at a query token, one
-head enlarged, the attention sink, the KV cache's memory), drawing from SmolLM2-135M-Instruct
-through the cached calls of `ui.compute.llm`. The page's own controls (keys "llm.*") are named
-here."""
+"""The A real language model page's sections: the text (a question in the chat template, or the
+sidebar's sentence as it is), the Ask view (the answer streaming in, Stop, each token's top
+candidates), Every head (the layer x head mosaic at a query token, one head enlarged, the
+attention sink, the KV cache's memory, head scores), One head step by step, the Logit lens and
+the mean attention distance of every head, drawing from SmolLM2-135M-Instruct through the cached
+calls of `ui.compute.llm`. The page's own controls (keys "llm.*") are named here."""
 
 from __future__ import annotations
+
+import time
+from urllib.parse import urlencode
 
 import numpy as np
 import pandas as pd
 import streamlit as st
 
 import viz
-from ui import controls, url, widgets
+from ui import controls, state, url, widgets
 from ui.compute import llm as compute
 from ui.i18n import t
-from ui.numbers import size
+from ui.numbers import num, size
 from ui.state import parse_int
+from viz.efficient import curves
 from viz.induction import share_grid, topk_bars
-from viz.llm import query_mosaic
+from viz.llm import query_mosaic, rope_pair, value_grid, vector_rows
+from viz.matrix import matrix_heatmap
 
 QUESTION_CHARS = 2_000
 DEFAULT_QUESTION = "What is the capital of France?"
 TEMPERATURES = (0.0, 0.3, 0.7, 1.0, 1.5)
 TOP_KS = (0, 5, 20, 50)  # 0: off
 MAX_NEWS = (8, 16, 24, 48, 64)
-VIEWS = ("ask", "heads")
+VIEWS = ("ask", "heads", "arithmetic", "lens", "distance")
+STAGES = ("norm", "project", "rope", "scores", "output")  # One head, step by step
+SOURCES = compute.SOURCES
+N_PAIRS = 32  # RoPE pairs of a 64-dim head
+TOP_ATTRIBUTION = 5
+KEY_ROWS = 48  # K and V: the last this many keys up to the query
 SCORES = ("induction", "previous", "sink")  # LlmHeadScores' fields in 0..1
 TOP_HEADS = 3
 LAST = "last"  # the query option that follows the text's last token
@@ -35,7 +46,10 @@ K_QUESTION, K_TEMP, K_TOP_K = "llm.question", "llm.temperature", "llm.top_k"
 K_MAX_NEW = "llm.max_new"
 K_VIEW, K_LAYER, K_HEAD, K_QUERY = "llm.view", "llm.layer", "llm.head", "llm.query"
 K_SCORE = "llm.score"
-K_ASKED = "llm._asked"  # the (question, settings) Generate was last pressed for (not a control)
+K_SOURCE, K_STAGE, K_PAIR = "llm.source", "llm.stage", "llm.pair"
+K_ASKED = "llm._asked"  # the (source, text, settings) Generate was last pressed for (not a control)
+K_WRITING = "llm._writing"  # the answer being written: [key, prompt ids, steps, start time]
+K_STOPPED = "llm._stopped"  # the answer Stop ended: (key, compute.Answer)
 
 DEFAULTS = {
     K_QUESTION: DEFAULT_QUESTION,
@@ -47,6 +61,9 @@ DEFAULTS = {
     K_HEAD: 0,
     K_QUERY: LAST,
     K_SCORE: "induction",
+    K_SOURCE: "chat",
+    K_STAGE: "norm",
+    K_PAIR: 0,
 }
 
 
@@ -74,6 +91,9 @@ URL_PARSERS = {
     K_HEAD: lambda r: parse_int(r, 0, N_HEADS - 1),
     K_QUERY: _parse_query,
     K_SCORE: _one_of(SCORES, str),
+    K_SOURCE: _one_of(SOURCES, str),
+    K_STAGE: _one_of(STAGES, str),
+    K_PAIR: lambda r: parse_int(r, 0, N_PAIRS - 1),
 }
 
 
@@ -103,8 +123,24 @@ def intro(m) -> None:
     )
 
 
-def question() -> str:
-    """The question box; stops the page with a message when it is empty."""
+def source() -> str:
+    """What the model reads: the question in its chat template, or the sidebar's sentence."""
+    return controls.enum_radio("llm.source", SOURCES, key=K_SOURCE)
+
+
+def text(src: str) -> str:
+    """The question box (chat), or the sidebar's sentence read as it is (sentence); stops the
+    page with a message when the text is empty."""
+    if src == "sentence":
+        q = state.current().text
+        st.caption(t("llm.sentence_note"))
+        if not q.strip():
+            st.info(t("llm.sentence_empty"))
+            url.stop()
+        p = compute.text_prompt(src, q)
+        if p.cut:
+            st.warning(t("llm.sentence_cut", n=p.n_question, limit=compute.SENTENCE_TOKENS))
+        return q
     q = controls.text(
         t("llm.question"), key=K_QUESTION, limit=QUESTION_CHARS, help=t("llm.question_help")
     )
@@ -137,27 +173,52 @@ def settings() -> tuple[float, int, int]:
     return temp, top_k, max_new
 
 
-def asked_answer(q: str, temp: float, top_k: int, max_new: int):
-    """The answer to these (question, settings) if Generate was pressed for them and it was
-    written, else None."""
-    if st.session_state.get(K_ASKED) != (q, temp, top_k, max_new):
+def asked_answer(src: str, q: str, temp: float, top_k: int, max_new: int):
+    """The answer to these (text, settings) if Generate was pressed for them and it was written
+    (or stopped), else None."""
+    key = (src, q, temp, top_k, max_new)
+    if st.session_state.get(K_ASKED) != key:
         return None
-    return compute.kept_answer(q, temp, top_k, max_new)
+    stopped = st.session_state.get(K_STOPPED)
+    if stopped is not None and stopped[0] == key:
+        return stopped[1]
+    return compute.kept_answer(*key)
 
 
-def _write(q: str, temp: float, top_k: int, max_new: int):
-    """The answer streaming in, token by token, with a progress bar; then kept. Any click
-    meanwhile stops it (Streamlit ends this run for the next one)."""
+def _press_stop() -> None:
+    """Stop's callback (it runs before the next run, which the press starts): the steps written
+    so far become the answer, said to be stopped."""
+    writing = st.session_state.get(K_WRITING)
+    if writing is None:
+        return
+    key, prompt_ids, steps, start = writing
+    if steps:
+        ans = compute.stopped_answer(prompt_ids, list(steps), time.perf_counter() - start)
+        st.session_state[K_STOPPED] = (key, ans)
+    st.session_state[K_WRITING] = None
+
+
+def _write(src: str, q: str, temp: float, top_k: int, max_new: int):
+    """The answer streaming in, token by token, with a progress bar and Stop; then kept. Stop
+    (or any other click) ends this run for the next one (Streamlit stops the running script at
+    its next element); Stop keeps what was written."""
+    key = (src, q, temp, top_k, max_new)
+    st.button(t("llm.stop_button"), key="llm.stop_button", on_click=_press_stop)
     bar = st.progress(0.0, text=t("llm.generating"))
     box = st.empty()
-    pieces: list[str] = []
+    steps: list = []
+    # the steps list is filled in place: Stop's callback reads it without this run's help
+    writing = [key, compute.text_prompt(src, q).ids, steps, time.perf_counter()]
+    st.session_state[K_WRITING] = writing
+    st.session_state[K_STOPPED] = None
 
     def on_token(step) -> None:
-        pieces.append(step.piece)
+        steps.append(step)
         bar.progress((step.index + 1) / max_new, text=t("llm.generating"))
-        box.code("".join(pieces), language=None, wrap_lines=True)
+        box.code("".join(s.piece for s in steps), language=None, wrap_lines=True)
 
-    ans = compute.answer(q, temp, top_k, max_new, on_token=on_token)
+    ans = compute.answer(src, q, temp, top_k, max_new, on_token=on_token)
+    st.session_state[K_WRITING] = None
     bar.empty()
     box.empty()
     return ans
@@ -167,9 +228,9 @@ def views():
     return controls.enum_tabs("llm.view", VIEWS, key=K_VIEW)
 
 
-def first(q: str) -> None:
+def first(src: str, q: str) -> None:
     """The model's first step on this prompt: its most likely first tokens."""
-    tokens, probs = compute.next_token(q)
+    tokens, probs = compute.next_token(src, q)
     fig = topk_bars(
         [repr(tok) for tok in tokens],
         probs,
@@ -179,20 +240,21 @@ def first(q: str) -> None:
     widgets.plot(fig, key="llm.first_fig")
 
 
-def ask(q: str, temp: float, top_k: int, max_new: int) -> None:
-    key = (q, temp, top_k, max_new)
+def ask(src: str, q: str, temp: float, top_k: int, max_new: int) -> None:
+    key = (src, q, temp, top_k, max_new)
     pressed = st.button(t("llm.generate"), key="llm.generate_button", type="primary")
     if pressed:
         st.session_state[K_ASKED] = key
-    ans = asked_answer(q, temp, top_k, max_new)
+        st.session_state[K_STOPPED] = None
+    ans = asked_answer(src, q, temp, top_k, max_new)
     if ans is None and pressed:
-        ans = _write(q, temp, top_k, max_new)
+        ans = _write(src, q, temp, top_k, max_new)
     if ans is None:
         st.info(t("llm.press"))
-        first(q)
+        first(src, q)
         return
     gen = ans.generation
-    st.subheader(t("llm.answer"))
+    st.subheader(t(f"llm.answer.{src}"))
     # st.code: the model's text (and anything the question made it echo) stays literal
     st.code(gen.text or t("llm.empty_answer"), language=None, wrap_lines=True)
     why = t(f"llm.stop.{gen.stop_reason}")
@@ -213,18 +275,18 @@ def ask(q: str, temp: float, top_k: int, max_new: int) -> None:
             }
         )
     st.dataframe(pd.DataFrame(rows), hide_index=True, key="llm.candidates_table")
-    first(q)
+    first(src, q)
 
 
 def heads_text(
-    m, q: str, temp: float, top_k: int, max_new: int
+    src: str, q: str, temp: float, top_k: int, max_new: int
 ) -> tuple[tuple[int, ...], list[str]]:
     """The ids the heads read (the prompt, and the answer once generated; at most MAX_TOKENS)
     and their texts, with notices."""
-    ids = compute.prompt(q).ids
-    ans = asked_answer(q, temp, top_k, max_new)
+    ids = compute.text_prompt(src, q).ids
+    ans = asked_answer(src, q, temp, top_k, max_new)
     if ans is None:
-        st.caption(t("llm.prompt_only"))
+        st.caption(t(f"llm.prompt_only.{src}"))
     else:
         ids = ids + ans.generation.ids
     if len(ids) > compute.MAX_TOKENS:
@@ -236,11 +298,14 @@ def heads_text(
     return ids, tokens
 
 
-def head_controls(tokens: list[str]) -> tuple[int, int, int]:
+def head_controls(tokens: list[str], pick_head: bool = True) -> tuple[int, int, int]:
+    """Layer, head and query token (the query alone when `pick_head` is False: the others keep
+    their values and their place in the URL)."""
     n = len(tokens)
     c1, c2, c3 = st.columns(3)
-    layer = controls.selectbox(t("llm.layer"), range(N_LAYERS), key=K_LAYER, where=c1)
-    head = controls.selectbox(t("llm.head"), range(N_HEADS), key=K_HEAD, where=c2)
+    if pick_head:  # sliders: a step is one key press (the bench's picker step)
+        controls.select_slider(t("llm.layer"), range(N_LAYERS), key=K_LAYER, where=c1)
+        controls.select_slider(t("llm.head"), range(N_HEADS), key=K_HEAD, where=c2)
     last = n - 1
     options = [LAST, *range(n)]
 
@@ -249,8 +314,26 @@ def head_controls(tokens: list[str]) -> tuple[int, int, int]:
             return t("llm.query_last", i=last, token=repr(tokens[last]))
         return f"{o}: {tokens[o]!r}"
 
-    q = controls.selectbox(t("llm.query"), options, key=K_QUERY, format_func=label, where=c3)
-    return layer, head, last if q == LAST else q
+    where = c3 if pick_head else c1
+    q = controls.selectbox(t("llm.query"), options, key=K_QUERY, format_func=label, where=where)
+    ss = st.session_state
+    return ss[K_LAYER], ss[K_HEAD], last if q == LAST else q
+
+
+@url.fragment
+def picked_heads(m, ids: tuple[int, ...], tokens: list[str]) -> None:
+    """The pickers and what they change (the mosaic, the enlarged head, the sink), as a fragment:
+    a picker step reruns this part alone (the question, the settings and the head-score map
+    stay as they are)."""
+    layer, head, query = head_controls(tokens)
+    every_head(m, ids, tokens, layer, head, query)
+
+
+@url.fragment
+def picked_head_steps(m, ids: tuple[int, ...], tokens: list[str]) -> None:
+    """The pickers and One head, step by step, as a fragment (a picker step reruns it alone)."""
+    layer, head, query = head_controls(tokens)
+    one_head(m, ids, tokens, layer, head, query)
 
 
 def every_head(m, ids: tuple[int, ...], tokens: list[str], layer: int, head: int, query: int):
@@ -321,6 +404,14 @@ def scores(ids: tuple[int, ...]) -> None:
     widgets.plot(fig, key="llm.scores_fig")
 
 
+def calculator_link(n_tokens: int) -> str:
+    """The Efficient attention page's KV-cache calculator at this text's length in float32, with
+    the sidebar's settings (a new session reads them from the link)."""
+    params = state.to_query_params(state.current())
+    params.update(view="calculator", tokens=str(max(1, n_tokens)), dtype="float32")
+    return "/efficient?" + urlencode(params)
+
+
 def memory(m, n_tokens: int) -> None:
     cfg = m.config
     own = cfg.kv_cache_bytes(n_tokens)
@@ -336,5 +427,207 @@ def memory(m, n_tokens: int) -> None:
             heads=cfg.n_heads,
             full=size(full),
             ratio=full / own,
+            link=calculator_link(n_tokens),
         )
     )
+
+
+# --- One head, step by step ------------------------------------------------------------------
+def _vector(values, names: list[str], *, key: str, title: str, col_title: str) -> None:
+    """Vectors (each one row) as one heatmap, exact values on hover."""
+    fig = vector_rows(values, names, col_title=col_title, value_label=t("llm.value"), title=title)
+    widgets.plot(fig, key=key)
+
+
+def _keys_window(query: int) -> int:
+    """The first key shown in K and V: the last KEY_ROWS keys up to the query."""
+    return max(0, query + 1 - KEY_ROWS)
+
+
+def one_head(m, ids: tuple[int, ...], tokens: list[str], layer: int, head: int, query: int):
+    """One real head, step by step, with the real numbers; each step checked against the trace."""
+    cfg = m.config
+    s = compute.one_head(ids, layer, head, query)
+    worst = max(s.checks.values())
+    st.subheader(t("llm.one_title", layer=layer, head=head, kv=s.kv_head, query=query,
+                   token=repr(tokens[query])))  # fmt: skip
+    st.caption(t("llm.one_intro", group=cfg.n_heads // cfg.n_kv_heads, kv=s.kv_head,
+                 diff=num(worst)))  # fmt: skip
+    stages = controls.enum_tabs("llm.stage", STAGES, key=K_STAGE)
+    dims = t("llm.dim_word")
+    keys = slice(_keys_window(query), query + 1)
+    key_labels = [f"{j}: {tokens[j]}" for j in range(keys.start, keys.stop)]
+
+    def norm() -> None:
+        st.markdown(
+            t("llm.one.norm", layer=layer, query=query, x_norm=num(float(np.linalg.norm(s.x))),
+              rms=num(1 / s.inv_rms), d_model=cfg.d_model, eps=num(cfg.rms_eps),
+              diff=num(s.checks["normed"]))
+        )  # fmt: skip
+        _vector([s.x, s.normed], ["x", "n"], key="llm.one_norm_fig",
+                title=t("llm.one.norm_fig"), col_title=dims)  # fmt: skip
+
+    def project() -> None:
+        st.markdown(
+            t("llm.one.project", head=head, kv=s.kv_head, hs=cfg.head_size,
+              d_model=cfg.d_model, q_norm=num(float(np.linalg.norm(s.q))), n=query + 1,
+              diff_k=num(s.checks["k"]), diff_v=num(s.checks["v"]))
+        )  # fmt: skip
+        _vector(s.q, ["q"], key="llm.one_q_fig", title=t("llm.one.q_fig", head=head),
+                col_title=dims)  # fmt: skip
+        if keys.start:
+            st.caption(t("llm.one.keys_cut", shown=KEY_ROWS, n=query + 1))
+        for part, values in (("k", s.k), ("v", s.v)):
+            fig = matrix_heatmap(
+                values[keys], key_labels, None, row_start=keys.start,
+                title=t(f"llm.one.{part}_fig", kv=s.kv_head), row_title=t("llm.key_word"),
+                col_title=dims, value_label=t("llm.value"), colorbar_below=True,
+            )  # fmt: skip
+            widgets.plot(fig, key=f"llm.one_{part}_fig")
+
+    def rope() -> None:
+        pair = controls.select_slider(t("llm.pair"), range(N_PAIRS), key=K_PAIR,
+                                      help=t("llm.pair_help"))  # fmt: skip
+        p = s.pair(pair)
+        if p.key:
+            key_clause = t("llm.one.key_most", kpos=p.key, key_token=repr(tokens[p.key]),
+                           k_angle=num(p.k_angle))  # fmt: skip
+        else:  # query 0: its only key is itself
+            key_clause = t("llm.one.key_zero")
+        st.markdown(
+            t("llm.one.rope", i=pair, j=pair + cfg.head_size // 2, w=num(p.frequency),
+              hs=cfg.head_size, base=num(cfg.rope_base), query=query, q_angle=num(p.q_angle),
+              key_clause=key_clause, offset=num(p.q_angle - p.k_angle), diff=num(s.checks["q"]))
+        )  # fmt: skip
+        names = (t("llm.one.q_before"), t("llm.one.q_after", query=query),
+                 t("llm.one.k_before", kpos=p.key), t("llm.one.k_after", kpos=p.key))  # fmt: skip
+        fig = rope_pair(p.q, p.q_rot, p.k, p.k_rot, names=names,
+                        title=t("llm.one.rope_fig", i=pair))  # fmt: skip
+        widgets.plot(fig, key="llm.one_rope_fig")
+
+    def scores() -> None:
+        n = s.n_tokens
+        masked = np.where(s.allowed, s.scores, -np.inf)
+        j = int(np.argmax(s.weights))
+        hidden = n - query - 1
+        mask = t("llm.one.mask", hidden=hidden) if hidden else t("llm.one.mask_none")
+        st.markdown(
+            t("llm.one.scores", hs=cfg.head_size, root=num(1 / s.scale), n=n, mask=mask,
+              best=j, best_token=repr(tokens[j]),
+              weight=num(float(s.weights[j])), diff=num(s.checks["weights"]))
+        )  # fmt: skip
+        fig = vector_rows(
+            np.stack([s.scores, masked]), [t("llm.one.raw"), t("llm.one.masked")],
+            tokens, title=t("llm.one.scores_fig"), col_title=t("llm.key_word"),
+            value_label=t("llm.value"),
+        )  # fmt: skip
+        widgets.plot(fig, key="llm.one_scores_fig")
+        fig = vector_rows(
+            s.weights[None], [t("llm.weight")], tokens, title=t("llm.one.weights_fig"),
+            col_title=t("llm.key_word"), value_label=t("llm.weight"), signed=False,
+            colorscale="Viridis",
+        )  # fmt: skip
+        widgets.plot(fig, key="llm.one_weights_fig")
+
+    def output() -> None:
+        st.markdown(
+            t("llm.one.output", head=head, hs=cfg.head_size, d_model=cfg.d_model,
+              lo=head * cfg.head_size, hi=(head + 1) * cfg.head_size - 1,
+              o_norm=num(float(np.linalg.norm(s.output))),
+              added=num(float(np.linalg.norm(s.added))), heads=cfg.n_heads,
+              diff=num(s.checks["output"]), diff_sum=num(s.checks["heads_sum"]))
+        )  # fmt: skip
+        _vector([s.output], ["o"], key="llm.one_out_fig", title=t("llm.one.out_fig"),
+                col_title=dims)  # fmt: skip
+        fig = matrix_heatmap(
+            s.w_o, None, None, col_start=head * cfg.head_size,
+            title=t("llm.one.wo_fig", head=head), row_title=t("llm.one.out_dim"),
+            col_title=t("llm.one.in_dim"), value_label=t("llm.value"), colorbar_below=True,
+            height=420,
+        )  # fmt: skip
+        widgets.plot(fig, key="llm.one_wo_fig")
+
+    controls.draw_open(
+        stages, {"norm": norm, "project": project, "rope": rope, "scores": scores,
+                 "output": output}
+    )  # fmt: skip
+
+
+# --- Logit lens ------------------------------------------------------------------------------
+def lens(m, ids: tuple[int, ...], tokens: list[str], query: int) -> None:
+    """The token each layer would predict at the query, and the heads whose direct
+    contribution to the model's prediction is largest."""
+    view = compute.lens(ids, query)
+    lz, at = view.lens, view.attribution
+    L = m.config.n_layers
+    word = compute.token_texts([lz.token])[0]
+    top = lz.rank == 0
+    # the first layer from which the model's token stays the top one to the end
+    first = next(i for i in range(L + 1) if top[i:].all())
+    st.subheader(t("llm.lens_title", query=query, token=repr(tokens[query])))
+    first_label = t("llm.lens_embed") if first == 0 else t("llm.lens_after", i=first - 1)
+    st.markdown(
+        t("llm.lens_intro", query=query, word=repr(word), p=num(float(lz.prob[-1])),
+          first=first_label, layers=L)
+    )  # fmt: skip
+    names = compute.token_texts(lz.top_ids[:, 0].tolist())
+    rows = [
+        {
+            t("llm.col.layer"): t("llm.lens_embed") if i == 0 else t("llm.lens_after", i=i - 1),
+            t("llm.col.top"): repr(names[i]),
+            t("llm.col.top_p"): round(float(lz.top_probs[i, 0]), 4),
+            t("llm.col.rank", word=repr(word)): int(lz.rank[i]),
+            t("llm.col.p", word=repr(word)): round(float(lz.prob[i]), 4),
+        }
+        for i in range(L + 1)
+    ]
+    st.dataframe(pd.DataFrame(rows), hide_index=True, key="llm.lens_table")
+    fig = curves(
+        np.arange(L + 1), [lz.prob], names=[t("llm.lens_curve", word=repr(word))],
+        x_title=t("llm.lens_x"), y_title=t("llm.probability"), integer_x=True,
+    )  # fmt: skip
+    widgets.plot(fig, key="llm.lens_fig")
+
+    st.subheader(t("llm.attr_title", word=repr(word)))
+    st.markdown(t("llm.attr_intro"))
+    heads = at.heads
+    order = np.argsort(-heads, axis=None, kind="stable")[:TOP_ATTRIBUTION]
+    best = [tuple(int(v) for v in np.unravel_index(i, heads.shape)) for i in order]
+    named = ", ".join(t("llm.top_head", layer=a, head=b, score=float(heads[a, b])) for a, b in best)
+    st.markdown(
+        t("llm.attr_sum", logit=num(at.logit), emb=num(at.embedding),
+          heads=num(float(heads.sum())), mlps=num(float(at.mlps.sum())), total=num(at.total()),
+          top=named)
+    )  # fmt: skip
+    fig = value_grid(
+        heads, layer_label=t("llm.layer_word"), head_label=t("llm.head_word"),
+        value_label=t("llm.attr_axis"), signed=True, fmt=".1f", marked=best,
+    )  # fmt: skip
+    widgets.plot(fig, key="llm.attr_fig")
+
+
+# --- Short or long range: the course's claim, measured ---------------------------------------
+def distance(ids: tuple[int, ...]) -> None:
+    """The mean attention distance of all 270 heads on the text, and a sentence from it."""
+    st.subheader(t("llm.dist_title"))
+    st.markdown(t("llm.dist_claim"))
+    sc = compute.head_scores(ids)
+    d = sc.distance
+    T = sc.n_tokens
+    lo = tuple(int(v) for v in np.unravel_index(np.nanargmin(d), d.shape))
+    hi = tuple(int(v) for v in np.unravel_index(np.nanargmax(d), d.shape))
+    even = (T - 1) / 4  # a head spreading each row evenly over the keys it may see
+    st.markdown(
+        t("llm.dist_result", n=T, lo_layer=lo[0], lo_head=lo[1], lo=num(float(d[lo])),
+          hi_layer=hi[0], hi_head=hi[1], hi=num(float(d[hi])),
+          short=int((d < 2).sum()), long=int((d > even).sum()), even=num(even), total=d.size,
+          long_sink=int(((d > even) & (np.nan_to_num(sc.sink) > 0.5)).sum()))
+    )  # fmt: skip
+    sink = float(sc.sink[hi]) if T > 1 else 0.0
+    if sink > 0.5:  # its long reach is mostly the weight parked on position 0
+        st.markdown(t("llm.dist_sink", sink=sink, layer=hi[0], head=hi[1]))
+    fig = value_grid(
+        d, layer_label=t("llm.layer_word"), head_label=t("llm.head_word"),
+        value_label=t("llm.dist_axis"), fmt=".1f", marked=[lo, hi],
+    )  # fmt: skip
+    widgets.plot(fig, key="llm.dist_fig")

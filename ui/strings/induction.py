@@ -52,6 +52,11 @@ EN = {
     "induction.result.title": "The trained models",
     "induction.done": "{steps_done} steps in {wall} s. Next-token accuracy on the predictable "
     "letters of 1000 fresh sequences: **{acc2}** with 2 layers, **{acc1}** with 1 layer.",
+    "induction.stored": "A finished run, kept with the app: the pair the defaults train "
+    "({steps} steps, seed {seed}), trained once in advance so that the page opens on it. "
+    "Next-token accuracy on the predictable letters of 1000 fresh sequences: **{acc2}** with 2 "
+    "layers, **{acc1}** with 1 layer. Scrub its snapshots below, or press **Train both** to "
+    "watch a pair form live.",
     "induction.stopped": "Stopped after {steps_done} of {steps} steps.",
     "induction.scores.title": "Head scores over training",
     "induction.scores.text": "A head's score is the mean weight it puts on the pattern's target "
@@ -146,6 +151,9 @@ ZH = {
     "induction.result.title": "训练好的模型",
     "induction.done": "{steps_done} 步，用时 {wall} 秒。在 1000 个新序列的可预测字母上的下一词元"
     "准确率：2 层 **{acc2}**，1 层 **{acc1}**。",
+    "induction.stored": "一次已完成的训练，随应用一起保存：就是默认设置训练出的那一对模型（{steps} 步，"
+    "种子 {seed}），事先训练好，页面一打开就能看到。在 1000 个新序列的可预测字母上的下一词元准确率："
+    "2 层 **{acc2}**，1 层 **{acc1}**。可以在下面拖动查看各个快照，或按 **同时训练** 实时观看一对模型的形成。",
     "induction.stopped": "在 {steps} 步中的第 {steps_done} 步停止。",
     "induction.scores.title": "训练过程中的头分数",
     "induction.scores.text": "一个头的分数是它放在该模式目标位置上的平均权重（参照 TransformerLens "

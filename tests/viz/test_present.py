@@ -1,0 +1,38 @@
+"""Presentation mode on a figure (viz/present.py): every font 1.5x, margins with them, square
+heatmap cells."""
+
+from __future__ import annotations
+
+import numpy as np
+
+import viz
+from viz.present import MIN_TICK, SCALE, projector
+
+
+def test_fonts_margins_and_square_cells():
+    fig = viz.attention_heatmap(np.full((3, 3), 1 / 3), ["a", "b", "c"], title="t")
+    data, layout = fig._data, fig._layout
+    before_ticks = layout["xaxis"].get("tickfont", {}).get("size", 12)
+    before_y = layout["yaxis"].get("tickfont", {}).get("size", 12)
+    before_margin = dict(layout.get("margin", {}))
+    projector(data, layout)
+    assert layout["xaxis"]["tickfont"]["size"] == max(MIN_TICK, round(before_ticks * SCALE, 1))
+    assert layout["yaxis"]["tickfont"]["size"] == max(MIN_TICK, round(before_y * SCALE, 1))
+    assert layout["font"]["size"] >= 18 and layout["title"]["font"]["size"] >= 24
+    for side in ("l", "b"):
+        if isinstance(before_margin.get(side), (int, float)):
+            assert layout["margin"][side] == round(before_margin[side] * SCALE)
+    heat = [d for d in data if d.get("type") == "heatmap"][0]
+    y_key = "yaxis" + (heat.get("yaxis") or "y")[1:]
+    assert layout[y_key]["scaleanchor"] == (heat.get("xaxis") or "x")
+    assert layout[y_key]["scaleratio"] == 1
+
+
+def test_a_head_grid_is_squared_and_its_titles_grow():
+    w = np.random.default_rng(0).dirichlet(np.ones(4), size=(2, 4))  # (2, 4, 4)
+    fig = viz.head_grid(w, list("abcd"), titles=["head 0", "head 1"])
+    sizes = [a.get("font", {}).get("size", 12) for a in fig._layout.get("annotations", [])]
+    projector(fig._data, fig._layout)
+    after = [a["font"]["size"] for a in fig._layout["annotations"]]
+    assert after == [round(s * SCALE, 1) for s in sizes]
+    assert any("scaleanchor" in v for k, v in fig._layout.items() if k.startswith("yaxis"))

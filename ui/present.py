@@ -1,0 +1,36 @@
+"""Presentation mode (a shared setting, `present=1` in the URL): charts projector-sized
+(viz/present.py, applied by ui/widgets.plot), the page's text larger, and explanations folded
+into an expander (`prose`)."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from ui.i18n import t
+from ui.state import key
+
+# larger text and widget labels for a projector at 1280 x 720; charts are scaled on their own
+STYLE = """<style>
+[data-testid="stMain"] [data-testid="stMarkdownContainer"] p,
+[data-testid="stMain"] [data-testid="stWidgetLabel"] p { font-size: 1.25rem; }
+[data-testid="stMain"] h1 { font-size: 3rem; }
+</style>"""
+
+
+def on() -> bool:
+    return bool(st.session_state.get(key("present")))
+
+
+def style() -> None:
+    """The page's text style in presentation mode (nothing otherwise)."""
+    if on():
+        st.html(STYLE)
+
+
+def prose(text: str, where=None) -> None:
+    """An explanation: shown as it is, or in presentation mode folded into an expander."""
+    where = where or st
+    if on():
+        where.expander(t("present.more")).markdown(text)
+    else:
+        where.markdown(text)
