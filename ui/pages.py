@@ -62,6 +62,7 @@ class Page:
 
 
 PAGES: tuple[Page, ...] = (
+    Page("lesson", "🎓", tokens=True),  # first in the navigation: where a learner starts
     Page("attention", "🔍", tokens=True, home=True),
     Page("step", "🧮", tokens=True),
     Page("scaling", "📏", sentence_view="sentence", browser_module="test_positional_and_scaling"),

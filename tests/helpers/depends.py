@@ -12,6 +12,13 @@ HEADS = frozenset({"d_model", "n_heads"})  # ... and here the number of heads or
 # has its row, empty when nothing of it depends on another setting (tests/test_registry.py).
 DEPENDS: dict[str, dict[str, frozenset]] = {
     "*": {"n_heads": frozenset({"d_model"})},
+    # the pick starts again at the first option (or the answer given) on a new station or new
+    # numbers: every model setting makes new numbers
+    "lesson": {
+        "pick": TOKENS
+        | HEADS
+        | {"seed", "positional", "scale", "mask", "scoring", "station", "answers"}
+    },
     # the long-text head follows the heads shown: the sidebar's, or MiniLM's re-headed count
     "attention": {"head": HEADS | {"weights", "minilm_heads"}},
     "step": {

@@ -23,7 +23,7 @@ from tests.helpers.depends import DEPENDS
 from ui import controls, url
 from ui.compute import train as train_compute
 from ui.pages import BY_ID, IDS
-from ui.sections import efficient, llm, reading
+from ui.sections import efficient, lesson, llm, reading
 from ui.sections import encoder_decoder as encdec
 from ui.sections.scaling import TEMPERATURES
 from ui.state import EXAMPLES, URL_TEXT_CHARS
@@ -62,6 +62,12 @@ SHARED = {
 # may make stale (a head past the heads, a token past the tokens), as a link or an earlier state
 # would leave them. Every page has its row (tests/test_registry.py).
 CONTROLS: dict[str, dict[str, list]] = {
+    "lesson": {
+        lesson.K_STATION: ["why", "qkv", "heads", "positional", "mask", "cost", lesson.END],
+        lesson.K_PICK: ["0", "1", "3", "40", "lt25", "permute", "kv", "zz"],
+        lesson.K_QUIZ: [True, False],
+        lesson.K_ANSWERS: ["", "why:0:00000000", "qkv:-:00000000,cost:kv:00000000"],
+    },
     "attention": {
         "attention.colour_scale": ["shared", "per_head"],
         "attention.palette": list(viz.PALETTES),
@@ -189,7 +195,15 @@ CONTROLS: dict[str, dict[str, list]] = {
 # buttons a user presses, by the start of their keys ("<page>.<name>"); training, ablation and
 # the corpus run are not pressed here: they take seconds; their own tests and the Chromium walk
 # press them
-BUTTONS = ("step.next_", "positional.reshuffle", "encoder_decoder.resample")
+BUTTONS = (
+    "step.next_",
+    "positional.reshuffle",
+    "encoder_decoder.resample",
+    "lesson.check",
+    "lesson.show",
+    "lesson.next",
+    "lesson.prev",
+)
 KINDS = (
     "selectbox",
     "radio",
@@ -315,7 +329,11 @@ class PageSequence(RuleBasedStateMachine):
     @precondition(lambda self: bool(buttons_of(self.page)))
     @rule(data=hs.data())
     def press_button(self, data):
-        buttons = [b for b in self.at.button if (b.key or "").startswith(buttons_of(self.page))]
+        buttons = [
+            b
+            for b in self.at.button
+            if (b.key or "").startswith(buttons_of(self.page)) and not b.disabled  # as a user can
+        ]
         if buttons:
             data.draw(hs.sampled_from(buttons)).click()
             self._run(self.at)
