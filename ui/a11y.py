@@ -45,6 +45,15 @@ STYLE = f"""<style>
 /* A display formula wider than the screen scrolls sideways: it takes the keyboard's focus
    (the script below) and shows it. */
 .katex-display:focus-visible {{ outline: 2px solid currentColor; outline-offset: 2px; }}
+/* A multiselect's chips wrap onto more lines: Streamlit keeps them on one line that scrolls
+   sideways, and the last chips were cut (Reading's lines view: 8 heads, "7" hidden). */
+.stMultiSelect div:has(> span > [data-tag]) {{ flex-wrap: wrap; overflow: visible; height: auto; }}
+.stMultiSelect div:has(> div > span > [data-tag]) {{ height: auto; max-height: none; }}
+/* On a phone a display formula wider than the column scrolls inside its box (it was cut at
+   the right edge: "α_h V" on the step page), a little smaller. */
+@media (max-width: 480px) {{
+  .katex-display {{ overflow-x: auto; overflow-y: hidden; padding: 2px 0; font-size: 0.9em; }}
+}}
 /* Focus visible on every control (WCAG 2.4.7), in the theme's primary colour (3:1 and more on
    both backgrounds): the controls where Streamlit draws no ring of its own (the page links, a
    table's toolbar and cells, a number box) and the label of a radio or a switch, whose input

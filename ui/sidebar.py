@@ -8,7 +8,16 @@ from mha_core import valid_head_counts
 from mha_core.layer.config import head_size
 from ui import a11y, controls, pages, present, state, url, weights
 from ui.i18n import t
-from ui.state import D_MODELS, DEFAULTS, EXAMPLES, MAX_CHARS, MAX_HEADS, MAX_SEED, key
+from ui.state import (
+    D_MODELS,
+    DEFAULTS,
+    EXAMPLES,
+    MAX_CHARS,
+    MAX_HEADS,
+    MAX_SEED,
+    URL_TEXT_CHARS,
+    key,
+)
 from ui.strings import LANGS
 
 _PAGE = "shared._page"
@@ -52,6 +61,19 @@ def init_state() -> None:
 
 # pages on MiniLM: the model settings do not apply
 PRETRAINED_PAGES = frozenset(p.id for p in pages.PAGES if p.model == pages.MINILM)
+# the sidebar's model settings, in their order there
+MODEL_SETTINGS = ("d_model", "n_heads", "seed", "positional", "scale", "mask", "scoring")
+
+
+def unused_settings(page_id: str) -> frozenset[str]:
+    """The model settings page `page_id` ignores: drawn disabled, with a note (issue #42: they
+    stayed live on the Encoder-decoder, Train and Induction pages and changed nothing)."""
+    page = pages.BY_ID.get(page_id)
+    if page is None:
+        return frozenset()
+    if page.model != pages.SIDEBAR:
+        return frozenset(MODEL_SETTINGS)
+    return frozenset(page.unused)
 
 
 def render_sidebar(page_id: str = "") -> state.Settings:
@@ -73,6 +95,9 @@ def render_sidebar(page_id: str = "") -> state.Settings:
         n_chars = controls.too_long(key("text"), MAX_CHARS)
         if n_chars:
             st.warning(t("msg.too_long", n=n_chars, limit=MAX_CHARS))
+        n_text = len(st.session_state.get(key("text")) or "")
+        if n_text > URL_TEXT_CHARS:  # ui/state.py leaves it out of the URL: say so here
+            st.warning(t("msg.not_in_link", n=f"{n_text:,}", limit=f"{URL_TEXT_CHARS:,}"))
         controls.selectbox(
             t("side.example"),
             [None, *range(len(EXAMPLES))],
@@ -88,8 +113,15 @@ def render_sidebar(page_id: str = "") -> state.Settings:
             disabled=bool(trained),
         )  # fmt: skip
         st.subheader(t("side.model"))
+        unused = unused_settings(page_id)
         if page_id in PRETRAINED_PAGES:  # MiniLM has its own size: say so beside the sliders
             st.caption(t("side.model_unused"))
+        elif unused == frozenset(MODEL_SETTINGS):  # a model of the page's own
+            st.caption(t("side.model_own"))
+        elif unused:  # which ones, and why: the page's own note (strings "side.unused_<id>")
+            st.caption(t(f"side.unused_{page_id}"))
+        # on trained weights (the home page) the model's own settings replace the sidebar's
+        off = {name: name in unused or bool(trained) for name in MODEL_SETTINGS}
         if trained == "llm":  # SmolLM2's own size: d_model and its grouped heads, both fixed
             st.caption(t("attention.side_llm", d_model=weights.LLM_D_MODEL,
                          n_heads=weights.LLM_HEADS, kv=weights.LLM_KV_HEADS))  # fmt: skip
@@ -104,28 +136,32 @@ def render_sidebar(page_id: str = "") -> state.Settings:
                 d_model = weights.MINILM_D_MODEL
                 heads_key, heads = weights.K_HEADS, weights.MINILM_HEAD_COUNTS
             else:
-                d_model = controls.select_slider(t("side.d_model"), D_MODELS, key=key("d_model"))
+                d_model = controls.select_slider(
+                    t("side.d_model"), D_MODELS, key=key("d_model"), disabled=off["d_model"]
+                )
                 heads_key, heads = key("n_heads"), valid_head_counts(d_model, MAX_HEADS)
-            n_heads = controls.select_slider(t("side.n_heads"), heads, key=heads_key)
+            n_heads = controls.select_slider(
+                t("side.n_heads"), heads, key=heads_key, disabled=off["n_heads"] and not trained
+            )
         d_k = head_size(d_model, n_heads)
         st.markdown(t("side.d_k", d_model=d_model, n_heads=n_heads, d_k=d_k))
         if trained:
             st.caption(t(f"attention.side_{trained}_unused"))
         controls.number_input(
             t("side.seed"), min_value=0, max_value=MAX_SEED, step=1, key=key("seed"),
-            disabled=bool(trained),
+            disabled=off["seed"],
         )  # fmt: skip
-        controls.toggle(t("side.positional"), key=key("positional"), disabled=bool(trained))
+        controls.toggle(t("side.positional"), key=key("positional"), disabled=off["positional"])
         additive = st.session_state[key("scoring")] == "additive"
-        controls.toggle(t("side.scale"), key=key("scale"), disabled=additive or bool(trained))
-        if additive and not trained:
+        controls.toggle(t("side.scale"), key=key("scale"), disabled=additive or off["scale"])
+        if additive and not off["scale"]:
             st.caption(t("side.scale_additive"))
         controls.enum_radio(
             "side.mask", ("none", "causal"), key=key("mask"), horizontal=False,
-            disabled=bool(trained),
+            disabled=off["mask"],
         )  # fmt: skip
         controls.enum_radio(
             "side.scoring", ("dot", "additive"), key=key("scoring"), horizontal=False,
-            disabled=bool(trained),
+            disabled=off["scoring"],
         )  # fmt: skip
     return state.current()

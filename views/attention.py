@@ -39,10 +39,18 @@ else:
 widgets.token_chips(tokens)
 
 c1, c2 = st.columns(2)
-scale_mode = controls.enum_radio(
-    "attention.colour_scale", COLOUR_SCALES, key=K_COLOUR_SCALE, where=c1
-)
-palette = controls.selectbox(t("attention.palette"), viz.PALETTES, key=K_PALETTE, where=c2)
+# the colour controls only where they act (issue #42: they stayed on the statistics table, where
+# they did nothing): the scale on the heads' grid, the palette on every chart. Not drawn
+# disabled: axe reads a disabled radio group's label as text of too little contrast. Their
+# values stay (ui/controls.py keeps them under their own keys).
+view = st.session_state.get(K_VIEW, VIEWS[0])
+scale_mode, palette = st.session_state[K_COLOUR_SCALE], st.session_state[K_PALETTE]
+if view == "heads":
+    scale_mode = controls.enum_radio(
+        "attention.colour_scale", COLOUR_SCALES, key=K_COLOUR_SCALE, where=c1
+    )
+if view != "stats":
+    palette = controls.selectbox(t("attention.palette"), viz.PALETTES, key=K_PALETTE, where=c2)
 
 # Only the open view is drawn: a slider step redraws one view, not four.
 views = controls.enum_views("attention.view", VIEWS, key=K_VIEW)

@@ -9,7 +9,7 @@ from ui.i18n import t
 from ui.page import open_page
 from ui.sections import encoder_decoder as sections
 from ui.sections import encoder_decoder_trained as trained
-from ui.state import MAX_CHARS
+from ui.state import MAX_CHARS, URL_TEXT_CHARS
 
 settings = open_page("encoder_decoder", sections.PARAMS)
 
@@ -31,6 +31,8 @@ target = controls.text(
 n_chars = controls.too_long(sections.K_TARGET, MAX_CHARS)
 if n_chars:
     st.warning(t("msg.too_long", n=n_chars, limit=MAX_CHARS))
+if len(target) > URL_TEXT_CHARS:  # left out of the URL (its Param's in_url): say so
+    st.warning(t("msg.not_in_link", n=f"{len(target):,}", limit=f"{URL_TEXT_CHARS:,}"))
 n_layers, layer, norm_first = sections.model_controls()
 part = sections.part_picker()
 src = sections.source_target_tokens(settings.text, settings.tokenizer, "source")

@@ -19,32 +19,36 @@ st.latex(
 )
 st.caption(t("scaling.variance_why"))
 
-c1, c2 = st.columns(2)
-controls.enum_radio(
-    "scaling.distribution", DISTRIBUTIONS, labels="scaling.dist", key=K_DISTRIBUTION, where=c1
-)
-controls.select_slider(
-    t("scaling.samples"),
-    SAMPLES,
-    key=K_SAMPLES,
-    format_func=lambda n: f"{n:,}",
-    where=c2,
-)
-dist, n_samples, seed = ss[K_DISTRIBUTION], int(ss[K_SAMPLES]), settings.seed
-st.caption(t("scaling.seed_note", seed=seed))
-
 # Only the open view is drawn: a sidebar step redraws one view's charts, not six.
 views = controls.enum_views("scaling.view", VIEWS, key=K_VIEW)
 
 
+def sampling() -> tuple[str, int, int]:
+    """The sampled views' own controls, drawn in those views only (issue #42: on the sentence
+    view, which draws no samples, they stayed live and did nothing)."""
+    c1, c2 = st.columns(2)
+    controls.enum_radio(
+        "scaling.distribution", DISTRIBUTIONS, labels="scaling.dist", key=K_DISTRIBUTION, where=c1
+    )
+    controls.select_slider(
+        t("scaling.samples"),
+        SAMPLES,
+        key=K_SAMPLES,
+        format_func=lambda n: f"{n:,}",
+        where=c2,
+    )
+    st.caption(t("scaling.seed_note", seed=settings.seed))
+    return ss[K_DISTRIBUTION], int(ss[K_SAMPLES]), settings.seed
+
+
 def spread() -> None:
     widgets.empty_sentence_note(settings)  # this view does not read the sentence
-    sections.spread(settings, dist, n_samples, seed)
+    sections.spread(settings, *sampling())
 
 
 def saturation() -> None:
     widgets.empty_sentence_note(settings)  # nor does this one
-    sections.saturation(dist, n_samples, seed)
+    sections.saturation(*sampling())
 
 
 draw = {"spread": spread, "saturation": saturation, "sentence": lambda: sections.sentence(settings)}

@@ -5,6 +5,8 @@ Every user-derived string (tokens, and the labels the page passes in) is escaped
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 import plotly.graph_objects as go
 
@@ -15,7 +17,7 @@ from .heatmap import heatmap_trace
 from .labels import check_lengths, escape_label
 from .lines import line_layout, line_trace
 from .positional import QUALITATIVE
-from .theme import DEFAULT_PALETTE, DIVERGING
+from .theme import DEFAULT_PALETTE, DISTINCT, DIVERGING
 
 _PLAIN_AXIS = {"showgrid": False, "zeroline": False}
 _MASK_SCALE = [[0.0, "rgba(128,128,128,0.12)"], [1.0, "#0072B2"]]
@@ -97,7 +99,7 @@ def _nodes(x, y: float, groups, hover: str, symbol: str, size: int) -> dict:
         "marker": {
             "size": size,
             "symbol": symbol,
-            "color": [QUALITATIVE[int(g) % len(QUALITATIVE)] for g in groups],
+            "color": [DISTINCT[int(g) % len(DISTINCT)] for g in groups],
         },
         "hovertemplate": hover,
         "showlegend": False,
@@ -167,7 +169,11 @@ def curves(
         for i, (y, name) in enumerate(zip(ys, names))
     ]
     yaxis = {"type": "log"} if log_y else {}
-    xaxis = {"type": "log"} if log_x else {"tickformat": "d"} if integer_x else {}
+    xaxis = {"type": "log"} if log_x else {}
+    if integer_x and not log_x:  # whole steps only: with "d" alone, 0.5 printed as a second "0"
+        span = float(x.max() - x.min()) if x.size else 1.0
+        xaxis = {"tickformat": "d", "tickmode": "linear", "tick0": 0,
+                 "dtick": max(1, math.ceil(span / 10))}  # fmt: skip
     layout = line_layout(
         x_title=x_title, y_title=y_title, height=height, xaxis=xaxis, yaxis=yaxis,
         hovermode="closest",

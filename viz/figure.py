@@ -80,10 +80,25 @@ def figure(data: list[dict], layout: dict) -> go.Figure:
     return fig
 
 
+# Colours Streamlit's chart component swaps for others in the figure's JSON text before plotly.js
+# reads it, with or without its theme ("#000001"-"#000010": a categorical palette, "#000011"-
+# "#000040": sequential, diverging and the theme's own; Streamlit 1.67, PlotlyChart.js). Magma
+# starts at "#000004": its zero was drawn lilac (#ab63fa), brighter than a weight of 0.05.
+STREAMLIT_PLACEHOLDERS = frozenset(f"#0000{i:02d}" for i in range(1, 41))
+
+
+def streamlit_safe(colour: str) -> str:
+    """`colour`, or the next one up in red (#000004 -> #010004, darker than anything else on
+    the scale) when it is one that Streamlit would replace."""
+    if colour.lower() in STREAMLIT_PLACEHOLDERS:
+        return "#01" + colour[3:]
+    return colour
+
+
 @lru_cache(maxsize=32)
 def _scale_pairs(name: str) -> tuple[tuple[float, str], ...]:
     scale = go.Heatmap(colorscale=name).to_plotly_json()["colorscale"]  # validated once
-    return tuple((float(v), str(c)) for v, c in scale)
+    return tuple((float(v), streamlit_safe(str(c))) for v, c in scale)
 
 
 def named_colorscale(name: str) -> list[list]:

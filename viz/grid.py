@@ -81,10 +81,10 @@ def layer_head_mosaic(
         },
         "yaxis": {
             **_block_axis(layer_label, L, T),
+            # the maps fill the chart: about square on a wide page (the height follows L / nh),
+            # taller than wide on a phone. Square cells there left a ~130 px strip of 12 px maps
+            # over ~230 px of blank, hard to tap.
             "autorange": "reversed",
-            "scaleanchor": "x",  # square cells; on a narrow screen the mosaic keeps to the top
-            "constrain": "domain",
-            "constraintoward": "top",
         },
     }
     if selected is not None:

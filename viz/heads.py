@@ -239,12 +239,25 @@ def _trace(hd: _Heads, b: _Blocks) -> dict:
         "colorscale": named_colorscale(hd.colorscale),
         "zmin": hd.zmin if hd.shared_scale else 0.0,
         "zmax": gmax if hd.shared_scale else 1.0,
-        "showscale": hd.shared_scale,
+        "showscale": True,
         "colorbar": {
             "lenmode": "pixels", "len": b.head, "y": 1, "yanchor": "top", "thickness": 12,
             "xpad": 6,
+            # per head: a share of each head's own largest weight, which its title gives
+            **({} if hd.shared_scale else {"tickvals": [0, 0.5, 1],
+                                           "ticktext": ["0", "50%", "100%"]}),
         },
     }  # fmt: skip
+
+
+def _range_note(hd: _Heads, h: int) -> str:
+    """Per head (its colours stretched to its own range): that range after its title."""
+    if hd.shared_scale:
+        return ""
+    w = hd.weights[h]
+    top = float(np.nanmax(w)) if w.size else 1.0
+    low = 0.0 if hd.zmin is None else hd.zmin
+    return f" ({low:.3g}–{top:.3g})"
 
 
 def _trace_axes(hd: _Heads, b: _Blocks) -> dict:
@@ -272,7 +285,7 @@ def _trace_axes(hd: _Heads, b: _Blocks) -> dict:
         },
         "annotations": [
             {
-                "text": escape_label(title),
+                "text": escape_label(title) + _range_note(hd, h),
                 "x": (h % hd.cols) * b.step_x + (b.t_k - 1) / 2,
                 "y": (h // hd.cols) * b.step_y - 0.5,
                 "xref": "x",

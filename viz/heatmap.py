@@ -83,8 +83,12 @@ def attention_heatmap(
     y_title: str = "query",
     height: int | None = None,
     fmt: str = EXACT,
+    colorbar: dict | None = None,
+    square: bool = False,
 ) -> go.Figure:
-    """One (Tq, Tk) matrix as a heatmap with tokens on both axes."""
+    """One (Tq, Tk) matrix as a heatmap with tokens on both axes (`colorbar`: the trace's colour
+    bar, e.g. `viz.margins.colorbar_below()`; `square`: square cells, the plot as wide as its
+    cells need, not the page's width)."""
     k_tokens = q_tokens if k_tokens is None else k_tokens
     matrix = np.asarray(matrix, dtype=np.float32)
     if zmax is None:
@@ -99,6 +103,8 @@ def attention_heatmap(
         value_label=value_label,
         fmt=fmt,
     )
+    if colorbar:
+        trace["colorbar"] = colorbar
     layout = {
         "xaxis": {
             "title": {"text": escape_label(x_title)},
@@ -107,6 +113,9 @@ def attention_heatmap(
         },
         "yaxis": {"title": {"text": escape_label(y_title)}, **token_axis(q_tokens, reverse=True)},
     }
+    if square:  # a head-by-head matrix stretched across a wide page read as bands
+        layout["yaxis"].update(scaleanchor="x", constrain="domain")
+        layout["xaxis"].update(constrain="domain", constraintoward="left")
     side = max(320, min(720, 60 + 22 * len(q_tokens)))
     return figure([trace], style(layout, height=height or side, title=title))
 

@@ -170,10 +170,11 @@ def topk_bars(
         "x": p,
         "y": list(range(len(tokens))),
         "marker": {"color": OKABE_ITO[0]},
-        "text": [f"{x:.1%}" for x in p],
-        "textposition": "auto",
         "hovertemplate": f"%{{x:{EXACT}}}<extra>{escape_label(value_label)}</extra>",
     }
+    # each probability beside its token, at the axis' font size: printed in the bars ("auto")
+    # plotly.js shrank it to fit a short bar, down to ~6 px
+    labels = [f"{tok}  {x:.1%}" for tok, x in zip(escape_labels(tokens), p)]
     layout = {
         "xaxis": {
             "range": [0, 1],
@@ -182,7 +183,8 @@ def topk_bars(
         },
         "yaxis": {
             "tickvals": list(range(len(tokens))),
-            "ticktext": escape_labels(tokens),
+            "ticktext": labels,
+            "tickfont": {"size": 13},
             "autorange": "reversed",
         },
     }

@@ -13,6 +13,7 @@ from .figure import axis_key, cell_axes, figure, named_colorscale, style, subplo
 from .heatmap import DIVERGING, attention_heatmap
 from .labels import escape_label, escape_labels
 from .lines import line_layout, line_trace
+from .margins import colorbar_below
 from .theme import COLORWAY
 
 QUALITATIVE = COLORWAY  # Okabe & Ito, their black as grey (viz/theme.py)
@@ -263,6 +264,12 @@ def layout_comparison(
     return figure(data, style(layout, height=height or max(320, min(560, 80 + 4 * a.shape[0]))))
 
 
+# The shuffle view's matrices: a plot at least this tall (about as wide in a third of a wide
+# page or on a phone), its colour scale under it as a thin horizontal bar (beside the plot, a
+# bar took half of a 310 px column and left the matrix ~65 px wide)
+SHUFFLE_PLOT_PX = 220
+
+
 def shuffle_panel(
     matrix: np.ndarray,
     tokens,
@@ -273,24 +280,37 @@ def shuffle_panel(
     x_title: str = "key",
     y_title: str = "query",
     colorscale: str = _SHUFFLE_PALETTE,
+    colorbar: bool = True,
 ) -> go.Figure:
     """One of the shuffle view's three matrices: A (the sentence), A' (the shuffled sentence) or
     P A P^T (A with rows and columns moved to the shuffled order). The page draws the three
     side by side in columns (stacked on a phone) on one colour scale from 0 to `zmax`, the
-    largest weight of the three."""
-    t = len(tokens)
-    return attention_heatmap(
-        matrix,
-        tokens,
-        title=title,
-        colorscale=colorscale,
-        zmin=0.0,
-        zmax=zmax,
-        value_label=value_label,
-        x_title=x_title,
-        y_title=y_title,
-        height=max(320, min(640, 120 + 16 * t)),
-    )
+    largest weight of the three, whose bar only one of them shows (`colorbar`), under its plot;
+    the others keep the same room under theirs, so that the three plots line up."""
+    plot_px = SHUFFLE_PLOT_PX + min(320, 16 * max(0, len(tokens) - 8))
+
+    def build(height: int) -> go.Figure:
+        return attention_heatmap(
+            matrix,
+            tokens,
+            title=title,
+            colorscale=colorscale,
+            zmin=0.0,
+            zmax=zmax,
+            value_label=value_label,
+            x_title=x_title,
+            y_title=y_title,
+            height=height,
+            colorbar=colorbar_below(),
+        )
+
+    fig = build(plot_px + 200)
+    margin = fig.layout.margin  # fitted to the labels: the height gives the plot its room
+    if margin.t + margin.b + plot_px != fig.layout.height:
+        fig = build(margin.t + margin.b + plot_px)
+    if not colorbar:  # its room stays reserved (the margins were fitted with it)
+        fig.data[0].showscale = False
+    return fig
 
 
 def permutation_figure(

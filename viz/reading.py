@@ -21,6 +21,7 @@ from .a11y import HEADS, heads_meta
 from .figure import axis_key, cell_axes, figure, style, subplot_grid
 from .labels import escape_label, escape_labels
 from .margins import MODEBAR_PX
+from .theme import DISTINCT
 
 EXACT = ".8g"  # hover precision: float32 to the last digit
 # Okabe & Ito (2008), colour-blind safe; black replaced by grey so it shows on dark themes too
@@ -34,7 +35,7 @@ OKABE_ITO = (
     "#F0E442",  # yellow
     "#999999",  # grey
 )
-HEAD_COLORS = OKABE_ITO  # the lines view draws at most this many heads at once
+HEAD_COLORS = DISTINCT[:8]  # the lines view draws at most this many heads at once
 MAX_LINE_HEADS = len(HEAD_COLORS)
 CATEGORY_COLORS = {
     "cls": "#E69F00",
@@ -369,7 +370,9 @@ def share_bars(
         )
     names = list(categories if category_names is None else category_names)
     M, C, L = s.shape
-    layout = subplot_grid(1, M, titles=escape_labels(panel_titles), horizontal_spacing=0.06)
+    # two lines past a few words: side by side on a phone the two titles ran together
+    titles = [_two_lines(x) for x in escape_labels(panel_titles)]
+    layout = subplot_grid(1, M, titles=titles, horizontal_spacing=0.06)
     layer = escape_label(layer_label)
     top = float(np.nanmax(s)) if s.size and np.isfinite(s).any() else 1.0
     y_range = [0, max(top, reference or 0.0) * 1.08 or 1.0]
@@ -411,8 +414,39 @@ def share_bars(
                 | {"xanchor": "left", "y": reference, "yanchor": "bottom"}
             )
     layout["yaxis"]["title"] = {"text": escape_label(value_label)}
-    layout.update(shapes=shapes or None, barmode="group", legend={"orientation": "h", "y": -0.2})
-    return figure(data, style(layout, height=380))
+    layout.update(shapes=shapes or None, barmode="group", legend=legend_below())
+    fig = style(layout, height=380)
+    fig["margin"]["b"] = legend_room(names)  # the x labels, "layer" and the legend's rows
+    return figure(data, fig)
+
+
+def legend_below() -> dict:
+    """A horizontal legend at the foot of the chart (the container's bottom), in the margin under
+    the x axis' title: placed at a share of the plot's height (y = -0.2) it sat on "layer"."""
+    return {"orientation": "h", "yref": "container", "y": 0, "yanchor": "bottom", "x": 0}
+
+
+def legend_room(names: Sequence[str], width_px: float = 330) -> int:
+    """The bottom margin for tick labels, an axis title and a `legend_below` of `names`, with
+    as many legend rows as a phone's plot (`width_px`) needs."""
+    from .margins import text_px
+
+    rows, used = 1, 0.0
+    for name in names:
+        w = text_px(str(name), 12) + 50  # the swatch and the gap after the entry
+        if used and used + w > width_px:
+            rows, used = rows + 1, 0.0
+        used += w
+    return 24 + 34 + 22 * rows + 12  # labels, title, legend rows, padding
+
+
+def _two_lines(title: str, most: int = 14) -> str:
+    """A title of more than `most` characters broken at its middle space."""
+    if len(title) <= most or " " not in title:
+        return title
+    spaces = [i for i, ch in enumerate(title) if ch == " "]
+    cut = min(spaces, key=lambda i: abs(i - len(title) / 2))
+    return title[:cut] + "<br>" + title[cut + 1 :]
 
 
 def token_bars(

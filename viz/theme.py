@@ -31,6 +31,11 @@ HOVER_TEXT = "#FAFAFA"
 # Okabe & Ito (2008), distinguishable with every common colour-vision deficiency; their black
 # as grey (it would vanish on the dark page). Also the curves' and strips' colours (viz.positional)
 COLORWAY = ("#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#999999")
+# One colour per head or group where up to 9 must be told apart (the lines view's 8 heads, the
+# efficient page's key/value groups): Paul Tol's "muted" set, colour-blind safe, 9 colours (the
+# 7 above repeated at the 8th: KV head 7 had KV head 0's colour)
+DISTINCT = ("#CC6677", "#332288", "#DDCC77", "#117733", "#88CCEE", "#882255", "#44AA99",
+            "#999933", "#AA4499")  # fmt: skip
 # Heatmap palettes: perceptually uniform and colour-blind safe; readable on light and dark
 PALETTES = ("Viridis", "Cividis", "Magma", "Blues")
 DEFAULT_PALETTE = "Viridis"

@@ -19,6 +19,7 @@ import plotly.graph_objects as go
 from .diagram import DIAGRAM_LABELS, HIGHLIGHT_LINE, block_diagram, block_layout
 from .figure import figure, named_colorscale, style
 from .labels import escape_label, escape_labels
+from .matrix import CELL_FMT
 
 EXACT = ".8g"
 MINUS_INF = "−∞"
@@ -219,14 +220,18 @@ def normalised_matrix(
     if axis is None:
         data, layout = [main], {"xaxis": {**x_main, "zeroline": False}, "yaxis": y_main}
     else:
-        stats = np.stack([mean, std], axis=1 if axis == "rows" else 0)  # (N, 2) or (2, C)
-        side = _stat_trace(
-            stats, escape_labels(stat_labels), rt if axis == "rows" else ct, axis, n_stats
-        )
-        data = [{**main, "xaxis": "x", "yaxis": "y"}, {**side, "xaxis": "x2", "yaxis": "y2"}]
-        layout = _stats_beside(axis, x_main, y_main, escape_labels(stat_labels))
+        names = escape_labels(stat_labels)
+        if axis == "rows":  # two columns of N printed values beside the matrix
+            side = [_stat_trace(np.stack([mean, std], axis=1), names, rt, axis, n_stats)]
+        else:  # C values each: two curves under the matrix (64 grey cells could not be read)
+            side = _stat_curves(mean, std, names, ct)
+        data = [{**main, "xaxis": "x", "yaxis": "y"}, *({**tr, "xaxis": "x2", "yaxis": "y2"}
+                                                        for tr in side)]  # fmt: skip
+        layout = _stats_beside(axis, x_main, y_main, names)
         layout["annotations"] = _axis_arrow("x" if axis == "rows" else "y", axis_note)
-        auto_h += 70 if axis == "cols" else 0
+        if axis == "cols":
+            layout["annotations"] += _curve_labels(mean, std, names)
+        auto_h += 130 if axis == "cols" else 0
     return figure(
         data, style(layout, height=height or auto_h, title=title, top=80 if title else 40)
     )
@@ -237,9 +242,9 @@ def _stats_beside(axis: str, x_main: dict, y_main: dict, names: list[str]) -> di
     column right of the matrix (axis="rows", sharing its y axis) or in a row below it (axis="cols",
     sharing its x axis)."""
     stat_ticks = {"tickmode": "array", "tickvals": [0, 1], "ticktext": names}
-    if axis == "rows":
+    if axis == "rows":  # a third of the width: two columns of printed "0.000" / "1.000"
         hs = 0.02
-        w0, w1 = ((1.0 - hs) * (w / 1.0) for w in (0.8, 0.2))
+        w0, w1 = ((1.0 - hs) * (w / 1.0) for w in (0.68, 0.32))
         return {
             "xaxis": {"anchor": "y", "domain": [0.0, w0], **x_main},
             "yaxis": {"anchor": "x", "domain": [0.0, 1.0], **y_main},
@@ -251,14 +256,48 @@ def _stats_beside(axis: str, x_main: dict, y_main: dict, names: list[str]) -> di
                 "showticklabels": False,
             },
         }
-    vs = 0.03
-    h0, h1 = ((1.0 - vs) * (h / 1.0) for h in (0.84, 0.16))
+    vs = 0.05
+    h0, h1 = ((1.0 - vs) * (h / 1.0) for h in (0.7, 0.3))
     return {
         "xaxis": {"anchor": "y", "domain": [0.0, 1.0], "matches": "x2", "showticklabels": False},
         "yaxis": {"anchor": "x", "domain": [h1 + vs, 1.0], **y_main},
         "xaxis2": {"anchor": "y2", "domain": [0.0, 1.0], **x_main},
-        "yaxis2": {"anchor": "x2", "domain": [0.0, h1], **stat_ticks, "range": [1.5, -0.5]},
-    }
+        "yaxis2": {"anchor": "x2", "domain": [0.0, h1], "tickmode": "array", "tickvals": [0, 1],
+                   "range": [-0.35, 1.35], "showgrid": True, "zeroline": False},
+    }  # fmt: skip
+
+
+_MEAN_COLOUR, _STD_COLOUR = "#0072B2", "#D55E00"  # Okabe-Ito blue and vermillion
+
+
+def _stat_curves(mean: np.ndarray, std: np.ndarray, names: list[str], who: str) -> list[dict]:
+    """BatchNorm's mean and std of every feature as two curves on one axis (0 and 1 ticked):
+    a flat line at 0 and one at 1 read at a glance, exact values on hover."""
+    x = np.arange(len(mean))
+    return [
+        {
+            "type": "scatter",
+            "x": x,
+            "y": v.astype(np.float64),
+            "mode": "lines+markers",
+            "marker": {"size": 4, "color": colour},
+            "line": {"color": colour, "width": 1.5},
+            "name": name,
+            "showlegend": False,
+            "hovertemplate": f"{who} %{{x}}<br>{name} = %{{y:{EXACT}}}<extra></extra>",
+        }
+        for v, name, colour in ((mean, names[0], _MEAN_COLOUR), (std, names[1], _STD_COLOUR))
+    ]
+
+
+def _curve_labels(mean: np.ndarray, std: np.ndarray, names: list[str]) -> list[dict]:
+    """Each curve's name in its colour, at its start (above the line: no legend to look up)."""
+    return [
+        {"text": name, "x": 0, "y": float(v[0]) if len(v) else 0.0, "xref": "x2", "yref": "y2",
+         "xanchor": "left", "yanchor": "bottom", "yshift": 3, "showarrow": False,
+         "font": {"color": colour, "size": 12}}
+        for v, name, colour in ((mean, names[0], _MEAN_COLOUR), (std, names[1], _STD_COLOUR))
+    ]  # fmt: skip
 
 
 def _stat_trace(stats: np.ndarray, names: list[str], who: str, axis: str, n: int) -> dict:
@@ -323,3 +362,29 @@ __all__ = [
     "normalised_matrix",
     "padding_mask_figure",
 ]
+
+
+DROPPED_COLOUR = "#D55E00"  # Okabe-Ito vermillion: reads on every heatmap palette
+
+
+def mark_cells(fig: go.Figure, mask: np.ndarray, label: str) -> go.Figure:
+    """A cross on every cell of a heatmap (rows x cols from 0) where `mask` is True, with
+    `label` on hover: dropout's dropped weights, exactly 0, looked like small kept ones."""
+    mask = np.asarray(mask, dtype=bool)
+    rows, cols = np.nonzero(mask)
+    heat = fig.data[0]
+    if heat.texttemplate:  # values printed in the cells: none under a cross
+        z = np.asarray(heat.z, dtype=np.float64)
+        text = np.where(mask, "", np.vectorize(lambda v: f"{v:{CELL_FMT}}", otypes=[object])(z))
+        heat.update(text=text.tolist(), texttemplate="%{text}")
+    fig.add_trace(
+        go.Scatter(
+            x=cols.tolist(),
+            y=rows.tolist(),
+            mode="markers",
+            marker={"symbol": "x-thin", "size": 12, "line": {"width": 2, "color": DROPPED_COLOUR}},
+            hovertemplate=f"{escape_label(label)}<extra></extra>",
+            showlegend=False,
+        )
+    )
+    return fig

@@ -15,6 +15,7 @@ from typing import NamedTuple
 import numpy as np
 import torch
 
+from ..layer.stats import POSITIONS, position_shares
 from ..pretrained.model import PretrainedModel
 from .rollout import row_shares
 from .value_norms import value_norms
@@ -43,9 +44,11 @@ def attention_shares(matrix, tokens: Sequence[str]) -> np.ndarray:
     row sums (`row_shares`). Categories (`CATEGORIES`), for query row i:
     - cls, sep, punct: the share of row i on keys that are [CLS], [SEP], punctuation
       (`is_punctuation`); these three never overlap, so they sum to at most 1;
-    - prev, next, self: the weight on key i-1 (rows i >= 1), i+1 (rows i <= T-2), i.
-      They overlap with the first three (the token before the first word is [CLS]).
-    Each is the mean over the query rows it is defined for, in float64.
+    - prev, next, self: the weight on key i-1, i+1, i (`mha_core.layer.stats.position_shares`,
+      the head statistics' own definition: row 0 has no previous token and counts 0 there, the
+      last row no next one). They overlap with the first three (the token before the first
+      word is [CLS]).
+    Each is the mean over all query rows, in float64.
     """
     m = matrix.detach().cpu().numpy() if isinstance(matrix, torch.Tensor) else np.asarray(matrix)
     if m.ndim != 4 or m.shape[-1] != m.shape[-2] or m.shape[-1] != len(tokens):
@@ -60,9 +63,9 @@ def attention_shares(matrix, tokens: Sequence[str]) -> np.ndarray:
         w = m[i].astype(np.float64)  # (nh, T, T)
         for c, keys in enumerate(key_sets):
             out[c, i] = w[..., keys].sum(axis=-1).mean(axis=-1)  # (nh,)
-        for c, offset in enumerate((-1, 1, 0), start=len(key_sets)):  # prev, next, self
-            if abs(offset) < T:
-                out[c, i] = np.diagonal(w, offset=offset, axis1=-2, axis2=-1).mean(axis=-1)
+        shares = position_shares(w)  # (4, nh): self, prev, next, first
+        for c, name in enumerate(("prev", "next", "self"), start=len(key_sets)):
+            out[c, i] = shares[POSITIONS.index(name)]
     return out
 
 

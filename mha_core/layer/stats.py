@@ -39,6 +39,35 @@ def _row_mean(values: np.ndarray, valid: np.ndarray) -> np.ndarray:
     return np.divide(total, n, out=np.full(values.shape[0], np.nan), where=n > 0)
 
 
+# Where a query row's weight goes, by position: the key itself, the one before, the one after,
+# the first. One definition for the head statistics (`head_stats`, `head_kinds`) and the reading
+# page's corpus categories (mha_core.interpret.corpus.attention_shares).
+POSITIONS: tuple[str, ...] = ("self", "prev", "next", "first")
+
+
+def position_shares(w: np.ndarray, valid: np.ndarray | None = None) -> np.ndarray:
+    """(4, ...) the mean share of each row's weight on `POSITIONS`, of weights w (..., T, T).
+
+    Every share is a mean over the same query rows (`valid` (..., T), default all): a row
+    without a previous (row 0) or a next token (row T-1) counts 0 there, so the four read on
+    one footing (a perfect previous-token head reads (T-1)/T on "prev"). They overlap: on row 0
+    the key itself is the first, on row 1 the previous one is.
+    """
+    w = np.asarray(w, dtype=np.float64)
+    T = w.shape[-1]
+    if valid is None:
+        valid = np.ones(w.shape[:-1], dtype=bool)
+    per_row = np.zeros((len(POSITIONS), *w.shape[:-1]))  # (4, ..., T)
+    per_row[0] = np.diagonal(w, axis1=-2, axis2=-1)
+    if T > 1:
+        per_row[1][..., 1:] = np.diagonal(w, offset=-1, axis1=-2, axis2=-1)
+        per_row[2][..., :-1] = np.diagonal(w, offset=1, axis1=-2, axis2=-1)
+    per_row[3] = w[..., :, 0]
+    n = valid.sum(axis=-1)
+    total = np.where(valid, per_row, 0.0).sum(axis=-1)  # (4, ...)
+    return np.divide(total, n, out=np.full(total.shape, np.nan), where=n > 0)
+
+
 @dataclass(frozen=True)
 class HeadStats:
     """One value per head, each a mean over the query rows that attend somewhere."""
@@ -46,9 +75,11 @@ class HeadStats:
     entropy: np.ndarray  # (nh,) nats; 0 = one key only, uniform_entropy = uniform
     max_weight: np.ndarray  # (nh,) the largest weight in a row
     mean_distance: np.ndarray  # (nh,) sum_j w_ij |i - j|, in tokens (short vs long range)
-    self_share: np.ndarray  # (nh,) w_ii
-    prev_share: np.ndarray  # (nh,) w_i,i-1 (rows i >= 1)
-    first_share: np.ndarray  # (nh,) w_i,0
+    # (nh,) `position_shares`: over the same rows, a missing neighbour counting 0
+    self_share: np.ndarray  # w_ii
+    prev_share: np.ndarray  # w_i,i-1
+    next_share: np.ndarray  # w_i,i+1
+    first_share: np.ndarray  # w_i,0
     # (nh,) the entropy of a head that spreads each row evenly over the keys the mask lets it
     # see: the mean of ln(visible keys) over the same rows (ln Tk without a mask; under a causal
     # mask row i sees i + 1 keys). Not a column of the table: it describes the mask, not the head.
@@ -65,6 +96,7 @@ class HeadStats:
             "mean_distance": self.mean_distance,
             "self_share": self.self_share,
             "prev_share": self.prev_share,
+            "next_share": self.next_share,
             "first_share": self.first_share,
         }
 
@@ -91,15 +123,15 @@ def head_stats(weights, allowed=None) -> HeadStats:
     pos = np.arange(T)
     dist = np.abs(pos[:, None] - pos[None, :])  # (T, T)
     mean_dist = (w * dist[None]).sum(axis=-1)  # (nh, T)
-    diag = np.diagonal(w, axis1=1, axis2=2)  # (nh, T)
-    prev = np.diagonal(w, offset=-1, axis1=1, axis2=2)  # (nh, T-1), rows 1..T-1
+    on_self, on_prev, on_next, on_first = position_shares(w, valid)  # (nh,) each
     return HeadStats(
         entropy=_row_mean(ent, valid),
         max_weight=_row_mean(w.max(axis=-1), valid),
         mean_distance=_row_mean(mean_dist, valid),
-        self_share=_row_mean(diag, valid),
-        prev_share=_row_mean(prev, valid[:, 1:]) if T > 1 else np.full(nh, np.nan),
-        first_share=_row_mean(w[:, :, 0], valid),
+        self_share=on_self,
+        prev_share=on_prev,
+        next_share=on_next,
+        first_share=on_first,
         uniform_entropy=_row_mean(uniform, valid),
     )
 
@@ -133,9 +165,9 @@ def head_similarity(weights) -> np.ndarray:
 
 
 def head_kinds(stats: HeadStats, *, share: float = 0.5, broad: float = 0.9) -> list[str]:
-    """A one-word reading of each head: "self", "prev", "first", "broad" or "mixed".
+    """A one-word reading of each head: "self", "prev", "next", "first", "broad" or "mixed".
 
-    A head is "self"/"prev"/"first" when on average at least `share` of a row's weight goes
+    A head is "self"/"prev"/"next"/"first" when on average at least `share` of a row's weight goes
     there (largest wins); "broad" when its entropy is at least `broad` x the entropy of a head
     uniform over the keys each row may see (`stats.uniform_entropy`, which follows the mask);
     otherwise "mixed".
@@ -146,6 +178,7 @@ def head_kinds(stats: HeadStats, *, share: float = 0.5, broad: float = 0.9) -> l
         shares = {
             "self": stats.self_share[h],
             "prev": stats.prev_share[h],
+            "next": stats.next_share[h],
             "first": stats.first_share[h],
         }
         shares = {k: v for k, v in shares.items() if np.isfinite(v)}

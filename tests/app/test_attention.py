@@ -144,7 +144,13 @@ def test_page_controls_colour_scale_and_palette():
     assert _heatmaps(shared_grid)[0]["showscale"] is True
     at.radio(key="attention.colour_scale").set_value("per_head").run()
     grid = _grid(at)
-    assert sum(bool(h.get("showscale")) for h in _heatmaps(grid)) == 0
+    # one bar, of the share of each head's own largest weight (issue #42: there was none),
+    # each head's range in its title, and a caption saying so
+    bars = [h["colorbar"]["ticktext"] for h in _heatmaps(grid) if h.get("showscale")]
+    assert bars == [["0", "50%", "100%"]]
+    assert "Per head: each head's colours run from 0 to its own largest weight" in "\n".join(
+        c.value for c in at.caption
+    )
     # every head's colours on its own range [0, its largest weight], the same exact weights
     np.testing.assert_array_equal(grid_heads(grid), grid_heads(shared_grid))
     for (tr, rows, cols), w in zip(blocks(grid), grid_heads(grid)):
@@ -308,3 +314,17 @@ def test_long_text_head_choice_follows_the_sidebar_heads_while_it_is_not_drawn()
     at = run_app(**shared(n_heads=2), **{"attention.head": 7})
     assert at.session_state["attention.head"] == 1
     assert at.query_params["head"] == "1"
+
+
+@pytest.mark.parametrize("view", ["heads", "mean", "stats", "similarity"])
+def test_colour_controls_are_shown_only_where_they_act(view):
+    """Issue #42: the palette and the colour scale stayed on the statistics table."""
+    from ui.strings import STRINGS
+
+    EN = STRINGS["en"]  # noqa: N806
+    at = run_app(**shared(), **{"attention.view": view, "attention.palette": "Cividis"})
+    scales = [r for r in at.main.radio if r.label == EN["attention.colour_scale"]]
+    palettes = [s for s in at.main.selectbox if s.label == EN["attention.palette"]]
+    assert len(scales) == (view == "heads")
+    assert len(palettes) == (view != "stats")
+    assert at.session_state["attention.palette"] == "Cividis"  # kept while hidden

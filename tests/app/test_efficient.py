@@ -88,7 +88,10 @@ def test_default_page_shows_every_part_with_the_numbers_computed_here():
     assert "131,040 tokens back, about 131k" in masks  # Mistral 7B, 4,096 x 32 layers
     table = at.dataframe[0].value
     assert list(table["model"]) == ["GPT-2 small", "Llama-2-7B", "Llama-3-8B", "Mistral-7B"]
-    assert all("20" in source for source in table["source"])  # every row cites a dated source
+    # every row cites a dated source, listed under the table (a column of them was cut off)
+    sources = [line for line in text.splitlines() if line.startswith("- ")]
+    assert [s.split(":")[0] for s in sources] == ["- " + m for m in table["model"]]
+    assert all("20" in source for source in sources) and "source" not in table
     # the caption's comparison is per token, and states both caches at their contexts
     assert (
         "Llama 3 8B: 128 KiB a token in bfloat16, 1 GiB at 8,192 tokens; Llama 2 7B, with as many "
@@ -380,3 +383,13 @@ def test_a_chart_whose_labels_a_phone_thins_goes_in_a_keyed_container_with_the_s
     css = widgets.PHONE_CSS
     assert css.startswith("<style>@media (max-width: 480px)")
     assert '[class*="-phone-x3"] g[class^="x"][class$="tick"]:not(:nth-of-type(3n+1))' in css
+
+
+def test_flash_speaks_of_the_causal_mask_only_when_it_is_set():
+    """Issue #42: the FlashAttention view's caption spoke of the causal mask with no mask set."""
+    plain = page_text(_run(**_view("flash")))
+    assert "causal" not in plain.lower()
+    assert "Scaled scores q·k/√d_k of one head" in plain
+    causal = page_text(_run(mask="causal", **_view("flash")))
+    assert "Blank cells are hidden by the causal mask." in causal
+    assert "Skipped because the causal mask hides them entirely" in causal

@@ -277,7 +277,7 @@ def test_one_token_source_has_nothing_to_pad():
     assert f"{P}.fig.padded_keys" not in figures_by_key(at)
     at = _run(part="addnorm", text="hello")  # one token: BatchNorm has nothing to normalise
     assert EN[f"{P}.norm.constant"] in page_text(at)
-    (bn, _) = _heatmaps(figures_by_key(at)[f"{P}.fig.batchnorm"])
+    (bn,) = _heatmaps(figures_by_key(at)[f"{P}.fig.batchnorm"])
     assert (bn == 0.0).all()
 
 
@@ -305,14 +305,17 @@ def test_add_and_norm_layernorm_against_batchnorm():
     np.testing.assert_allclose(ln_stats[:, 0], ln.mean(axis=1), atol=1e-6)
     np.testing.assert_allclose(ln_stats[:, 1], ln.std(axis=1), atol=1e-6)
     # BatchNorm: each column over the 11 real tokens; F.batch_norm (training) as the reference
-    bn, bn_stats = _heatmaps(figs[f"{P}.fig.batchnorm"])
+    (bn,) = _heatmaps(figs[f"{P}.fig.batchnorm"])
+    # its mean and std per feature: two curves under it (64 grey cells could not be read)
+    curves = [tr for tr in figs[f"{P}.fig.batchnorm"]["data"] if tr["type"] == "scatter"]
+    bn_stats = np.stack([plotly_array(tr["y"]) for tr in curves]).astype(np.float64)
     ref = F.batch_norm(residual, None, None, training=True, eps=1e-5)
     assert_close_f32(bn, ref)
     var = residual.var(dim=0, correction=0).numpy()
     np.testing.assert_allclose(bn.mean(axis=0), 0.0, atol=1e-6)
     np.testing.assert_allclose(bn.std(axis=0), np.sqrt(var / (var + 1e-5)), rtol=1e-5)
     assert np.abs(bn.mean(axis=1)).max() > 0.01  # the rows are not normalised
-    assert bn_stats.shape == (2, 64)  # the strip below it: mean and std of every column
+    assert bn_stats.shape == (2, 64)  # below it: mean and std of every column
     np.testing.assert_allclose(bn_stats[0], bn.mean(axis=0), atol=1e-6)
     np.testing.assert_allclose(bn_stats[1], bn.std(axis=0), atol=1e-6)
     # the axes marked, the numbers stated
@@ -350,6 +353,11 @@ def test_dropout_training_against_eval_and_resample():
     kept = train != 0.0
     np.testing.assert_allclose(train[kept], weights[kept] * 2.0, rtol=1e-6)  # 1 / (1 - 0.5)
     assert 0 < (~kept).sum() < kept.size
+    # the dropped cells crossed out, one cross each (issue #42: 0.00 looked like a small weight)
+    (cross,) = [d for d in figs[f"{P}.fig.dropout_train"]["data"] if d["type"] == "scatter"]
+    crossed = {(int(y), int(x)) for x, y in zip(plotly_array(cross["x"]), plotly_array(cross["y"]))}
+    assert crossed == {(int(i), int(j)) for i, j in zip(*np.nonzero(~kept))}
+    assert EN[f"{P}.drop.crossed"] in page_text(at)
     sums = train.sum(axis=1)
     assert not np.allclose(sums, 1.0)  # rows no longer sum to 1
     text = page_text(at)

@@ -13,6 +13,7 @@ from mha_core import AttentionConfig, run_attention
 from mha_core.lessons import scaling as sc
 from tests.helpers.app import figure, figures_by_key, page_text, plotly_array, rerun, run_app
 from ui.numbers import num
+from ui.strings import STRINGS
 
 SCALING = "views/scaling.py"
 TOKENS = ["I", "want", "to", "live", "in", "Europe", "."]
@@ -32,6 +33,14 @@ def test_scaling_each_tab_draws_its_charts_only(view):
     at = run_app(SCALING, **{"scaling.view": view})
     assert list(figures_by_key(at)) == SCALING_CHARTS[view]
     assert at.query_params["view"] == view
+    # the sampling controls only where samples are drawn (issue #42: they stayed live on the
+    # sentence view and did nothing there)
+    labels = [w.label for w in (*at.main.radio, *at.main.select_slider)]
+    sampled = view != "sentence"
+    assert (STRINGS["en"]["scaling.distribution"] in labels) is sampled
+    assert (STRINGS["en"]["scaling.samples"] in labels) is sampled
+    assert all(not label.rstrip().endswith("=") for label in labels)  # "... at d_k ="
+    assert "‖J‖_F" not in str(figures_by_key(at))  # a literal underscore in a chart's text
 
 
 def test_scaling_default_page_states_numbers_computed_from_the_core():

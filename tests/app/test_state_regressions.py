@@ -145,6 +145,7 @@ def test_reading_heads_drawn_survive_an_empty_sentence():
 # --- Shared links open another view --------------------------------------------------------------
 # for every page, a link that moves its own controls off their defaults
 LINKS = {
+    "lesson": {"station": "softmax", "pick": "lt25", "answers": "why:0:0123abcd"},
     "attention": {"colour_scale": "per_head", "palette": "Cividis", "view": "mean"},
     "step": {"stage": "3", "head": "1", "query": "2"},
     "scaling": {"distribution": "uniform", "n_keys": "32", "tau": "4.0", "head": "1"},

@@ -251,6 +251,35 @@ def test_wide_models_show_a_window_that_follows_the_head():
     assert x[0] == 448 and x[-1] == 511
 
 
+def test_w_o_shows_the_rows_its_text_promises():
+    """Issue #42: at d_model 512, head 1, the text promised the outlined rows 128-255 of W_O
+    while the chart showed rows 0-63. The W_O chart's rows start at the head's block (its
+    columns stay the chosen window), and a caption says which rows and columns are shown."""
+    at = _run(d_model=512, n_heads=4, **{"step.head": 1, "step.dims": 0})
+    assert not at.exception
+    steps = _every_step(at)
+    fig = steps.figs["step.fig.w_o"]
+    _, layer = _core(DEFAULT_TOKENS, d_model=512, n_heads=4)
+    w_o = layer.out_proj.weight.detach().numpy().T
+    np.testing.assert_allclose(_z(fig), w_o[128:192, 0:64], atol=1e-7)
+    outline = [sh for sh in fig["layout"].get("shapes", []) if sh.get("type") == "rect"]
+    assert outline and min(sh["y0"] for sh in outline) == 127.5  # the block's first row
+    text = steps.text
+    assert "shows rows 128–191 (head 1's block, rows 128–255, is outlined)" in text
+    assert "columns 0–63; head 1's block is columns 128–255 (outlined where" in text
+
+
+def test_step_wording_follows_the_settings():
+    """Issue #42: the heading said "Scaled dot-product" with scaling off, and the naive
+    average was called a sum."""
+    unscaled = _every_step(_run(scale=False))
+    assert "2 · Dot-product attention, unscaled: the scores" in unscaled.headers
+    scaled = _every_step(_run())
+    assert "2 · Scaled dot-product attention: the scores" in scaled.headers
+    assert "Before attention: a naive average of values" in scaled.subheaders
+    assert "the tests" not in scaled.text
+
+
 def test_choices_the_sidebar_made_impossible_fall_back():
     # head 7 of 8, query 6, then the sidebar leaves 2 heads and 3 tokens
     at = _run(**{"n_heads": 2, "text": "a b c", "step.head": 7, "step.query": 6})

@@ -177,7 +177,7 @@ def test_trains_a_tiny_run_to_the_end_and_scrubs_the_snapshots():
         assert len(heads) == 4
         for h, z in enumerate(heads):
             np.testing.assert_array_equal(z, ref.snapshots[step].cross[0][h])
-        caption = f"Step {step} of 6 · loss on the probe {ref.snapshots[step].loss:.4f}"
+        caption = f"Step {step} of 6 trained · loss on the probe {ref.snapshots[step].loss:.4f}"
         assert caption in page_text(at)
         # the curves are the whole run's, the same at every snapshot: not drawn again
         assert figure(at, "train.fig.curves") == curves
@@ -247,7 +247,10 @@ def test_stop_ends_the_run_and_keeps_it():
     assert steps[-1] == 4  # the model as it was stopped can be scrubbed to
     curves = figure(at, "train.fig.curves")
     assert len(plotly_array(curves["data"][0]["x"])) == 4
-    assert curves["layout"]["xaxis2"]["range"] == [0, 50]  # the planned run, drawn in part
+    # the steps run (issue #42: after Stop the axis spanned all 50 planned steps, and the
+    # snapshot's caption said "of 50" for steps never run)
+    assert curves["layout"]["xaxis2"]["range"] == [0, 4]
+    assert any(c.value.startswith("Step 4 of 4 trained") for c in at.caption)
 
 
 # --- the try-it box -----------------------------------------------------------------------------

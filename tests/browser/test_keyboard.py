@@ -12,7 +12,13 @@ from __future__ import annotations
 
 import pytest
 
-from tests.helpers.browser import eventually, params, wait_for_app, wait_for_params
+from tests.helpers.browser import (
+    eventually,
+    opening_query,
+    params,
+    wait_for_app,
+    wait_for_params,
+)
 from ui.pages import PAGES
 
 pytestmark = pytest.mark.browser
@@ -66,10 +72,12 @@ def _table_toggle(a: dict) -> bool:
     return a["role"] == "switch" and a["label"].strip().startswith("Show charts as tables")
 
 
-def _main_control(has_views: bool):
+def _main_control(has_views: bool, answers: bool = False):
+    """The page's views, else its first slider; on the lesson (`answers`): the answer's options."""
     if has_views:
         return lambda a: a["views"]
-    return lambda a: a["main"] and (a["role"] == "slider" or a["type"] == "range")
+    kinds = ("range", "radio") if answers else ("range",)
+    return lambda a: a["main"] and (a["role"] == "slider" or a["type"] in kinds)
 
 
 def _url_changed(pg, before: dict, name: str | None) -> None:
@@ -110,7 +118,7 @@ def kb(browser):
 @pytest.mark.parametrize("app_page", PAGES, ids=lambda p: p.id)
 def test_keyboard_only(app_url, kb, app_page):
     pg = kb
-    pg.goto(f"{app_url}/{app_page.url_path}")
+    pg.goto(f"{app_url}/{app_page.url_path}{opening_query(app_page.id)}")
     pg.wait_for_selector(".js-plotly-plot", timeout=120_000)
     wait_for_app(pg)
     has_views = pg.locator('[data-testid=stMain] [data-testid="stButtonGroup"]').count() > 0
@@ -124,7 +132,8 @@ def test_keyboard_only(app_url, kb, app_page):
 
     # 2. the page's main control: its views (arrow to the next, Enter), else its first slider
     before = params(pg)
-    tab_to(pg, _main_control(has_views), "the page's main control")
+    main_control = _main_control(has_views, answers=bool(opening_query(app_page.id)))
+    tab_to(pg, main_control, "the page's main control")
     if has_views:
         pg.keyboard.press("ArrowRight")
         pg.keyboard.press("Enter")

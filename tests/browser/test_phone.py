@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.helpers.browser import wait_for_app
+from tests.helpers.browser import opening_query, wait_for_app
 from ui.pages import PAGES
 
 pytestmark = pytest.mark.browser
@@ -123,7 +123,8 @@ KNOWN: dict[str, str] = {}
     ids=lambda p: p or "attention",
 )  # fmt: skip
 def test_page_reads_on_a_phone(app_url, phone, path):
-    phone.goto(f"{app_url}/{path}")
+    page_id = next(p.id for p in PAGES if p.url_path == path)
+    phone.goto(f"{app_url}/{path}{opening_query(page_id)}")
     _settle(phone)  # every page draws charts as it opens (train, induction: the untrained model)
     charts = phone.evaluate(GEOMETRY)
     _shoot(phone, path or "attention")

@@ -58,7 +58,9 @@ TEXTS = (
 
 # The sidebar's settings: the same URL parameters on every page.
 SHARED = ("text", "tokenizer", "d_model", "n_heads", "seed", "positional", "scale", "mask",
-          "scoring", "lang")  # fmt: skip
+          "scoring", "lang", "table", "present")  # fmt: skip
+# Sidebar switches the URL holds only when on (a link without them opens them off)
+ONLY_WHEN_ON = ("table", "present")
 # The buttons the walker presses, by widget key: the URL parameters each one may set ("*": any
 # of the page's own parameters, for Train and Stop, which replace the run the page shows).
 BUTTONS: dict[str, frozenset] = {
@@ -130,7 +132,8 @@ _WIDGETS_JS = """(kinds) => {
             const disabled = !!first && (first.disabled
                 || first.getAttribute('aria-disabled') === 'true');
             const area = el.closest('[data-testid="stSidebar"]') ? 'sidebar' : 'main';
-            out.push({kind, nth: i, key: cls ? cls.slice(7) : '', area, disabled});
+            const checked = kind === 'stCheckbox' && !!first && !!first.checked;
+            out.push({kind, nth: i, key: cls ? cls.slice(7) : '', area, disabled, checked});
         });
     }
     return out;
@@ -561,6 +564,8 @@ class Walker:
             # the Train page's snapshot is a step of the model trained in this session: a link
             # cannot hold the model, so it holds no snapshot either
             if w["kind"] in ("stTextArea", "stTextInput") or name in (None, "example", "snapshot"):
+                continue
+            if name in ONLY_WHEN_ON and w["kind"] == "stCheckbox" and not w["checked"]:
                 continue
             if name not in now and (page, name) not in self.unmirrored:
                 self.unmirrored.add((page, name))

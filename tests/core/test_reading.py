@@ -331,10 +331,8 @@ def shares_loop(m: np.ndarray, tokens) -> np.ndarray:
                         and all(unicodedata.category(c)[0] == "P" for c in tokens[j])
                     )
                 )
-                if i > 0:
-                    rows["prev"].append(w[i - 1])
-                if i < T - 1:
-                    rows["next"].append(w[i + 1])
+                rows["prev"].append(w[i - 1] if i > 0 else 0.0)  # the head statistics' rule
+                rows["next"].append(w[i + 1] if i < T - 1 else 0.0)
                 rows["self"].append(w[i])
             for c, values in rows.items():
                 out[CATEGORIES.index(c), layer, h] = np.mean(values)
@@ -347,6 +345,27 @@ def test_attention_shares_match_the_definition(ours):
     for m in (trace.attentions, row_shares(value_norms(ours, trace))):
         got = attention_shares(m, trace.tokens)
         np.testing.assert_allclose(got, shares_loop(m.double().numpy(), trace.tokens), rtol=1e-12)
+
+
+def test_corpus_categories_and_head_statistics_are_one_definition(ours):
+    """Issue #42: the Pretrained statistics had no "next token" kind (layer 1 head 8 read
+    "mixed") where Reading's corpus view said "next token", and "on previous" was a mean over
+    other rows than "on self". Both read mha_core.layer.stats.position_shares now."""
+    from mha_core.layer.stats import head_kinds, head_stats
+
+    trace = ours.trace(SENTENCES[2], keep_layers=False)
+    shares = attention_shares(trace.attentions, trace.tokens)  # (categories, L, nh)
+    for layer in range(ours.n_layers):
+        stats = head_stats(trace.attentions[layer])
+        for cat, col in (("prev", "prev_share"), ("next", "next_share"), ("self", "self_share")):
+            np.testing.assert_allclose(
+                shares[CATEGORIES.index(cat), layer], getattr(stats, col), rtol=1e-12
+            )
+        for h, kind in enumerate(head_kinds(stats)):
+            share = {c: shares[CATEGORIES.index(c), layer, h] for c in ("prev", "next", "self")}
+            over = [c for c, v in share.items() if v >= 0.5]
+            if over:  # a head the corpus categories name is named so by the statistics
+                assert kind in over, (layer, h, kind, over)
 
 
 def test_layer_shares_are_the_definition_averaged_over_heads(ours):

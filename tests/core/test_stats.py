@@ -34,7 +34,12 @@ def test_head_stats_match_definitions(causal):
         assert s.mean_distance[h] == pytest.approx(dist, rel=1e-9)
         assert s.max_weight[h] == pytest.approx(np.mean([max(r) for r in w[h]]))
         assert s.self_share[h] == pytest.approx(np.mean([w[h, i, i] for i in range(6)]))
-        assert s.prev_share[h] == pytest.approx(np.mean([w[h, i, i - 1] for i in range(1, 6)]))
+        # every position share over the same 6 rows, a missing neighbour counting 0 (issue #42:
+        # "on previous" was over rows 1..5, "on self" and "on first" over rows 0..5)
+        prev = [w[h, i, i - 1] if i > 0 else 0.0 for i in range(6)]
+        nxt = [w[h, i, i + 1] if i < 5 else 0.0 for i in range(6)]
+        assert s.prev_share[h] == pytest.approx(np.mean(prev))
+        assert s.next_share[h] == pytest.approx(np.mean(nxt))
         assert s.first_share[h] == pytest.approx(np.mean(w[h, :, 0]))
 
 
@@ -46,9 +51,12 @@ def test_known_patterns_are_recognised():
     first = np.zeros((T, T))
     first[:, 0] = 1
     uniform = np.full((T, T), 1 / T)
-    w = np.stack([eye, prev, first, uniform])
+    nxt = np.eye(T, k=1)
+    nxt[-1, -1] = 1
+    w = np.stack([eye, prev, first, uniform, nxt])
     s = head_stats(w)
-    assert head_kinds(s) == ["self", "prev", "first", "broad"]
+    assert head_kinds(s) == ["self", "prev", "first", "broad", "next"]
+    assert s.prev_share[1] == pytest.approx((T - 1) / T) == s.next_share[4]
     assert s.entropy[3] == pytest.approx(math.log(T))
     assert s.entropy[0] == pytest.approx(0.0, abs=1e-9)
     assert s.mean_distance[0] == 0 and s.mean_distance[1] == pytest.approx(4 / 5)

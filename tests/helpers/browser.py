@@ -190,3 +190,16 @@ def _value_leaves(pg, label: str, before: str, seconds: float) -> bool:
             return True
         pg.wait_for_timeout(100)
     return False
+
+
+def opening_query(page_id: str) -> str:
+    """The query that opens page `page_id` on its charts where it draws none as it opens: the
+    lesson asks before it draws (a chart is an answer's reveal), so it opens on station 5 with
+    its answer shown, a grid of every head. "" for every other page."""
+    if page_id != "lesson":
+        return ""
+    from ui.compute.lesson import fingerprint
+    from ui.state import DEFAULTS, Settings
+
+    fp = fingerprint(Settings(**DEFAULTS))
+    return "?" + urllib.parse.urlencode({"station": "heads", "answers": f"heads:-:{fp}"})

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import re
 
+import numpy as np
 import plotly.graph_objects as go
 import plotly.io as pio
 
@@ -34,6 +35,24 @@ def _luminance(colour: str) -> float:
     lin = [(c / 12.92) if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4
            for c in (v / 255 for v in _rgb(colour))]  # fmt: skip
     return 0.2126 * lin[0] + 0.7152 * lin[1] + 0.0722 * lin[2]
+
+
+def lightness(colour: str) -> float:
+    """CIE L* (0 black .. 100 white) of an sRGB colour."""
+    y = _luminance(colour)
+    return 116 * y ** (1 / 3) - 16 if y > 216 / 24389 else y * 24389 / 27
+
+
+def sample_scale(scale, n: int = 201) -> list[str]:
+    """`n` colours along a [[position, colour], ...] scale, interpolated in RGB as plotly.js
+    does between its stops."""
+    pos = [float(p) for p, _ in scale]
+    rgb = np.array([_rgb(c) for _, c in scale], dtype=float)
+    out = []
+    for v in np.linspace(0.0, 1.0, n):
+        r, g, b = (np.interp(v, pos, rgb[:, i]) for i in range(3))
+        out.append(f"rgb({r:.3f},{g:.3f},{b:.3f})")
+    return out
 
 
 def contrast(a: str, b: str) -> float:

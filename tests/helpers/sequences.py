@@ -22,7 +22,7 @@ from ui import controls, url
 from ui.compute import train as train_compute
 from ui.pages import BY_ID, IDS
 from ui.params import OneOf, Param, Range
-from ui.sections import efficient, llm, reading
+from ui.sections import efficient, lesson, llm, reading
 from ui.sections import encoder_decoder as encdec
 from ui.sections.scaling import TEMPERATURES
 from ui.state import EXAMPLES, URL_TEXT_CHARS, parse_bool
@@ -63,6 +63,9 @@ SHARED = {
 # would leave them. Every other control tries its options (`OneOf`), both booleans, or the ends
 # and default of its range (`Range`).
 SAMPLES: dict[str, list] = {
+    lesson.K_STATION: ["why", "qkv", "heads", "positional", "mask", "cost", lesson.END],
+    lesson.K_PICK: ["0", "1", "3", "40", "lt25", "permute", "kv", "zz"],
+    lesson.K_ANSWERS: ["", "why:0:00000000", "qkv:-:00000000,cost:kv:00000000"],
     "attention.head": [0, 3, 15],
     "attention.weights": ["random", "minilm"],  # SmolLM2 is loaded by its own tests only
     "attention.layer": [0, 2, 5],
@@ -152,7 +155,15 @@ assert set(SAMPLES) <= {k for spec in CONTROLS.values() for k in spec}, "SAMPLES
 # buttons a user presses, by the start of their keys ("<page>.<name>"); training, ablation and
 # the corpus run are not pressed here: they take seconds; their own tests and the Chromium walk
 # press them
-BUTTONS = ("step.next_", "positional.reshuffle", "encoder_decoder.resample")
+BUTTONS = (
+    "step.next_",
+    "positional.reshuffle",
+    "encoder_decoder.resample",
+    "lesson.check",
+    "lesson.show",
+    "lesson.next",
+    "lesson.prev",
+)
 KINDS = (
     "selectbox",
     "radio",
@@ -278,7 +289,11 @@ class PageSequence(RuleBasedStateMachine):
     @precondition(lambda self: bool(buttons_of(self.page)))
     @rule(data=hs.data())
     def press_button(self, data):
-        buttons = [b for b in self.at.button if (b.key or "").startswith(buttons_of(self.page))]
+        buttons = [
+            b
+            for b in self.at.button
+            if (b.key or "").startswith(buttons_of(self.page)) and not b.disabled  # as a user can
+        ]
         if buttons:
             data.draw(hs.sampled_from(buttons)).click()
             self._run(self.at)

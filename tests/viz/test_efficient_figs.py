@@ -120,3 +120,13 @@ def test_the_strip_draws_its_nodes_without_text_and_names_them_on_hover():
     # each query node has its key/value head's colour
     assert list(q_nodes.marker.color) == [kv_nodes.marker.color[g] for g in kv]
     assert fig.layout.meta is None or "phone_strip_steps" not in fig.layout.meta
+
+
+def test_integer_axes_tick_whole_steps_only():
+    """Issue #42: the running max/sum chart over 2 tiles printed "0 0 0 1 1 1" (ticks at 0.2,
+    0.4, ... formatted as integers). Whole steps now: linear ticks from 0, every 1 (or more)."""
+    for n in (2, 3, 12, 64):
+        fig = eviz.curves(np.arange(n), [np.ones(n)], names=["m"], x_title="tile", integer_x=True)
+        x = fig.layout.xaxis
+        assert x.tickmode == "linear" and x.tick0 == 0 and x.dtick >= 1
+        assert float(x.dtick).is_integer() and (n - 1) / x.dtick <= 10

@@ -13,7 +13,14 @@ from plotly.subplots import make_subplots
 
 from tests.helpers.figures import sent, validated
 from viz import grid, heatmap, matrix, positional, scaling, transformer
-from viz.figure import cell_axes, figure, named_colorscale, subplot_grid
+from viz.figure import (
+    STREAMLIT_PLACEHOLDERS,
+    cell_axes,
+    figure,
+    named_colorscale,
+    streamlit_safe,
+    subplot_grid,
+)
 
 MARKUP = ["<b>x</b>", "a & b", '"q"']
 
@@ -101,6 +108,9 @@ def test_validation_would_change_nothing(name):
     checked = validated(fig)  # raises on any invalid property or value
     assert sent(checked) == sent(fig)
     assert None not in [v for tr in sent(fig)["data"] for v in tr.values()]
+    # no colour Streamlit's chart component would swap for another (Magma's zero went lilac)
+    text = fig.to_json().lower()
+    assert not [c for c in STREAMLIT_PLACEHOLDERS if f'"{c}"' in text]
 
 
 def test_an_invalid_property_is_caught_by_that_check():
@@ -127,8 +137,11 @@ def test_subplot_grid_is_make_subplots(rows, cols, spacing):
 
 
 def test_named_colorscale_is_what_validation_stores():
+    """... but for a colour Streamlit would swap (Magma's #000004, viz.figure.streamlit_safe)."""
     for name in ("Viridis", "RdBu_r", "Magma", "Blues", "Cividis"):
-        assert named_colorscale(name) == go.Heatmap(colorscale=name).to_plotly_json()["colorscale"]
+        stored = go.Heatmap(colorscale=name).to_plotly_json()["colorscale"]
+        assert named_colorscale(name) == [[v, streamlit_safe(c)] for v, c in stored]
+    assert named_colorscale("Magma")[0] == [0.0, "#010004"]
     scale = named_colorscale("Viridis")
     scale[0][1] = "#000000"  # a caller's change does not leak into the next figure
     assert named_colorscale("Viridis")[0][1] == "#440154"

@@ -69,7 +69,14 @@ def test_per_head_scale_stretches_each_block_and_hovers_the_exact_weight():
     xs, ys = list(fig.layout.xaxis.tickvals), list(fig.layout.yaxis.tickvals)
     assert cd[ys[2], xs[4 + 3], 2] == w[1, 2, 3]  # exact float32 weight
     assert "%{customdata[2]:.8g}" in fig.data[0].hovertemplate
-    assert fig.data[0].showscale is False
+    # issue #42: per head there was no colour bar at all. Now a bar of the share of each
+    # head's own largest weight, and each title says that head's range
+    assert fig.data[0].showscale is True
+    assert list(fig.data[0].colorbar.ticktext) == ["0", "50%", "100%"]
+    titles = [a.text for a in fig.layout.annotations]
+    assert titles == [f"head {h} (0–{w[h].max():.3g})" for h in range(2)]
+    shared = head_grid(w, list("abcd"))
+    assert [a.text for a in shared.layout.annotations] == ["head 0", "head 1"]
 
 
 def test_titles_and_tokens_are_escaped():

@@ -54,7 +54,8 @@ def test_shared_and_per_head_scale():
     shared = head_grid(w, list("abcd"), shared_scale=True)
     per = head_grid(w, list("abcd"), shared_scale=False)
     assert shared.data[0].zmax == pytest.approx(float(w.max())) and shared.data[0].showscale
-    assert per.data[0].zmax == 1.0 and not per.data[0].showscale  # each head stretched to [0, 1]
+    assert per.data[0].zmax == 1.0  # each head stretched to [0, 1]
+    assert list(per.data[0].colorbar.ticktext) == ["0", "50%", "100%"]  # a share of its max
     stretched = grid_heads({"data": [{**per.to_plotly_json()["data"][0], "customdata": None}]})
     for h in range(3):
         assert stretched[h].max() == pytest.approx(1.0)
@@ -185,3 +186,12 @@ def test_a_phone_shows_the_same_key_labels_under_every_head_of_a_row(nh, t):
         assert "" not in axis["ticktext"]  # plotly.js would not draw it: the count shifts
         for v in gap_ticks(axis):  # the invisible ticks lie between the heads
             assert columns[0][1] - 0.5 < v < columns[1][0] - 0.5
+
+
+def test_square_heatmap_keeps_square_cells():
+    """Issue #42: the head-similarity matrix was stretched across the page."""
+    import viz
+
+    fig = viz.attention_heatmap(np.eye(4), ["a", "b", "c", "d"], square=True)
+    assert fig.layout.yaxis.scaleanchor == "x" and fig.layout.xaxis.constrain == "domain"
+    assert viz.attention_heatmap(np.eye(4), ["a", "b", "c", "d"]).layout.yaxis.scaleanchor is None

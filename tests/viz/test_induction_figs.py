@@ -79,3 +79,12 @@ def test_mismatched_inputs_are_refused():
         control_curves([{"step": [1], "loss": [1, 2], "accuracy": [1]}], total_steps=5, names=["a"])
     with pytest.raises(ValueError):
         share_grid(np.zeros(3))
+
+
+def test_topk_bars_print_each_probability_at_the_axis_font():
+    """Issue #42: the probabilities were printed in the bars, which plotly.js shrank to ~6 px on
+    short bars. Each now stands beside its token, at 13 px, and none is printed in a bar."""
+    fig = topk_bars(["q", "w", "<b>"], [0.971, 0.02, 0.009])
+    assert "text" not in fig.data[0] or fig.data[0].text is None
+    assert list(fig.layout.yaxis.ticktext) == ["q  97.1%", "w  2.0%", "&lt;b&gt;  0.9%"]
+    assert fig.layout.yaxis.tickfont.size >= 12

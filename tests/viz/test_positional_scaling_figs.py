@@ -151,6 +151,28 @@ def test_shuffle_panel_one_heatmap_with_escaped_token_axes_and_the_given_scale()
         pv.shuffle_panel(b, tokens[:3], title="A", zmax=1.0)
 
 
+def test_shuffle_panels_keep_a_usable_plot_and_share_one_horizontal_colour_bar():
+    """Issue #42: each panel's bar stood beside its plot, as wide as it, and left the matrix
+    ~65 px wide in a 310 px column. Now the plot is at least SHUFFLE_PLOT_PX tall, the bar lies
+    under it (it takes no width), only the panel asked for shows it, and every panel keeps the
+    same margins, so the three plots line up."""
+    rng = np.random.default_rng(0)
+    for n in (2, 7, 30):
+        tokens = [f"t{i}" for i in range(n)]
+        figs = [
+            _json(pv.shuffle_panel(rng.random((n, n)), tokens, title="A", zmax=1.0, colorbar=c))
+            for c in (False, False, True)
+        ]
+        margins = [f["layout"]["margin"] for f in figs]
+        assert margins[0] == margins[1] == margins[2]
+        for f, shown in zip(figs, (False, False, True)):
+            tr, layout = f["data"][0], f["layout"]
+            assert tr["colorbar"]["orientation"] == "h"
+            assert tr.get("showscale", True) is shown
+            plot_h = layout["height"] - layout["margin"]["t"] - layout["margin"]["b"]
+            assert plot_h >= pv.SHUFFLE_PLOT_PX, (n, plot_h)
+
+
 def test_permutation_figure_shows_p_exactly():
     tokens = ["x", "<b>y</b>", "z"]
     perm = [2, 0, 1]

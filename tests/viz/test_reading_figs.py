@@ -209,3 +209,19 @@ def test_markup_tokens_stay_literal_everywhere(markup):
         spec = json.dumps(fig.to_plotly_json(), default=str)
         assert not any(tag in spec for tag in RAW)
         assert "&quot;" not in spec
+
+
+def test_share_bars_legend_stands_under_the_axis_title_not_on_it():
+    """Issue #42: the legend (y = -0.2 of the plot) overlapped the x-axis title "layer" on the
+    Weights vs norms and Over a corpus views. It is anchored to the chart's foot now, in a
+    bottom margin that holds the tick labels, the title and the legend's rows on a phone."""
+    from viz.reading import legend_room, share_bars
+
+    shares = np.random.default_rng(0).random((2, 3, 6))
+    fig = share_bars(shares, ["cls", "sep", "punct"], category_names=["[CLS]", "[SEP]", "punct"])
+    legend = fig.layout.legend
+    assert (legend.yref, legend.y, legend.yanchor) == ("container", 0, "bottom")
+    assert fig.layout.margin.b >= legend_room(["[CLS]", "[SEP]", "punct"]) >= 24 + 34 + 22
+    many = [f"category number {i}" for i in range(6)]
+    assert legend_room(many) >= legend_room(many[:1]) + 3 * 22  # more rows on a phone
+    assert all("<br>" in a.text for a in fig.layout.annotations if len(a.text) > 14)

@@ -8,9 +8,9 @@ import re
 import numpy as np
 
 import viz
-from tests.helpers.figures import contrast, sent
+from tests.helpers.figures import contrast, lightness, sample_scale, sent
 from viz import theme
-from viz.figure import figure
+from viz.figure import STREAMLIT_PLACEHOLDERS, figure, named_colorscale
 
 # Streamlit's page backgrounds as Chromium computes them: light, dark (1.67), dark (earlier)
 PAGES = ("#FFFFFF", "rgb(23, 22, 20)", "#0E1117")
@@ -80,6 +80,51 @@ def test_no_mark_colour_vanishes_on_either_page():
     from viz.reading import OKABE_ITO as READING
     from viz.train import OKABE_ITO
 
-    for palette in (QUALITATIVE, OKABE_ITO, READING, theme.COLORWAY):
+    for palette in (QUALITATIVE, OKABE_ITO, READING, theme.COLORWAY, theme.DISTINCT):
         for colour in palette:
             assert min(contrast(colour, page) for page in PAGES) > 1.25, colour
+
+
+def test_every_palette_is_monotonic_in_lightness_and_free_of_streamlit_placeholders():
+    """Issue #42: Magma's first colour, #000004, is one Streamlit's chart component replaces in
+    the figure's text (with #ab63fa, lilac): every exact zero (a causal mask's triangle) was
+    drawn brighter than a weight of 0.05. Every palette's scale, sampled at 201 points as
+    plotly.js interpolates it, rises (or falls) in CIE L* from one end to the other, and none
+    of its colours is one Streamlit swaps."""
+    for name in (*theme.PALETTES, theme.DIVERGING, "Blues", "Blues_r"):
+        scale = named_colorscale(name)
+        assert not {c.lower() for _, c in scale} & STREAMLIT_PLACEHOLDERS, name
+        if name == theme.DIVERGING:
+            continue  # dark, light, dark: monotonic on each half (checked below)
+        ls = np.array([lightness(c) for c in sample_scale(scale)])
+        steps = np.diff(ls) * np.sign(ls[-1] - ls[0])
+        assert steps.min() > -1e-6, (name, int(np.argmin(steps)), ls[:5])
+        assert abs(ls[-1] - ls[0]) > 50, name
+    ls = np.array([lightness(c) for c in sample_scale(named_colorscale(theme.DIVERGING))])
+    mid = int(np.argmax(ls))
+    assert np.diff(ls[: mid + 1]).min() > -1e-6 and np.diff(ls[mid:]).max() < 1e-6
+
+
+def test_head_and_group_colours_are_distinct_up_to_eight_or_more():
+    """Issue #42: the efficient page's groups repeated their 7 colours (KV head 7 = KV head 0),
+    and the lines view's 8 heads blended into grey. Both take 8+ distinct colours of one
+    colour-blind-safe set, no grey among them."""
+    from viz.efficient import grouped_heads
+    from viz.reading import HEAD_COLORS
+
+    assert len(set(theme.DISTINCT)) == len(theme.DISTINCT) >= 9
+    assert len(set(HEAD_COLORS)) == len(HEAD_COLORS) >= 8
+    for colour in theme.DISTINCT:
+        r, g, b = (int(colour[i : i + 2], 16) for i in (1, 3, 5))
+        assert max(r, g, b) - min(r, g, b) > 40, colour  # no grey
+    w = np.full((8, 8, 4, 4), 0.25)
+    fig = grouped_heads(w[:, 0], list("abcd"), list(range(8)), titles=list("01234567"))
+    kv = [
+        tr
+        for tr in fig.data
+        if tr.type == "scatter"
+        and tr.marker
+        and isinstance(tr.marker.color, (list, tuple))
+        and len(tr.marker.color) == 8
+    ]
+    assert kv and all(len(set(tr.marker.color)) == 8 for tr in kv)

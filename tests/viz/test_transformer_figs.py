@@ -135,9 +135,19 @@ def test_normalised_matrix_rows_and_columns():
     assert list(fig.layout.yaxis.ticktext) == rows and main.zmid == 0
     assert "→" in [a.text for a in fig.layout.annotations]
     fig = normalised_matrix(m, rows, axis="cols", mean=m.mean(0), std=m.std(0), axis_note="↓")
-    main, strip = fig.data
-    assert np.asarray(strip.z).shape == (2, 12)
-    np.testing.assert_allclose(np.asarray(strip.z)[0], m.mean(0), rtol=1e-6)
+    # BatchNorm's C means and stds: two curves under the matrix, each named in its colour at its
+    # start (issue #42: two rows of 64 grey cells, unreadable)
+    main, mean_curve, std_curve = fig.data
+    assert mean_curve.type == std_curve.type == "scatter"
+    np.testing.assert_allclose(mean_curve.y, m.mean(0), rtol=1e-12)
+    np.testing.assert_allclose(std_curve.y, m.std(0), rtol=1e-12)
+    assert {"mean", "std"} <= {a.text for a in fig.layout.annotations}
+    assert list(fig.layout.yaxis2.tickvals) == [0, 1]
+    # LayerNorm's two columns of printed values take a third of the width ("meanstd" ran
+    # together and "0.000" was cut in a fifth)
+    ln = normalised_matrix(m, rows, axis="rows", mean=m.mean(1), std=m.std(1))
+    lo, hi = ln.layout.xaxis2.domain
+    assert hi - lo >= 0.3
     fig = normalised_matrix(m, MARKUP + ["x"], axis=None, title=MARKUP[1])
     assert len(fig.data) == 1
     _no_raw_markup(fig)

@@ -159,6 +159,8 @@ def heads(s: Sentence, settings: Settings, scale_mode: str, palette: str) -> Non
     st.subheader(t("attention.heads"))
     if settings.mask == "causal" and s.config is not None:
         st.caption(t("attention.causal_note"))
+    if scale_mode == "per_head":
+        st.caption(t("attention.per_head_note"))
     long = len(s.tokens) > widgets.GRID_FULL
     if long:
         view = controls.enum_radio("attention.long_view", LONG_VIEWS, key=K_LONG)
@@ -234,6 +236,7 @@ def similarity(s: Sentence, palette: str) -> None:
         y_title="",
         height=max(300, 60 + 40 * n_heads),
         fmt=".4f",
+        square=True,  # stretched across the page, its cells were wide bands
     )
     widgets.plot(fig, key="attention.similarity_fig")
 

@@ -210,11 +210,15 @@ def calculator() -> None:
             t("efficient.col.per_token"): size(m.bytes_per_token),
             t("efficient.col.at_context"): f"{size(m.cache_bytes(m.context))} "
             f"({m.context:,})",
-            t("efficient.col.source"): m.source,
         }
         for m in PUBLISHED_CONFIGS
     ]
     st.dataframe(pd.DataFrame(rows), hide_index=True, key="efficient.table")
+    # the sources under the table, wrapped: a column of them was cut at the table's edge
+    st.markdown(
+        f"**{t('efficient.col.source')}**\n\n"
+        + "\n".join(f"- {m.name}: {m.source}" for m in PUBLISHED_CONFIGS)
+    )
     by_name = {m.name: m for m in PUBLISHED_CONFIGS}
     l2, l3 = by_name["Llama-2-7B"], by_name["Llama-3-8B"]
     st.caption(
@@ -311,7 +315,8 @@ def flash(s: Sentence) -> None:
         title=t("efficient.tiles_fig", h=head), value_label=t("efficient.score"),
     )  # fmt: skip
     widgets.plot(fig, key="efficient.tiles_fig")
-    st.caption(t("efficient.tiles_caption"))
+    causal = s.causal  # what the mask hides is said only when there is one
+    st.caption(t("efficient.tiles_caption") + (t("efficient.tiles_causal") if causal else ""))
     values = {"last": n - 1, "k0": k0, "k1": k1 - 1, "m": num(f.m[tile]), "l": num(f.l[tile]),
               "row": row, "token": s.tokens[row]}  # fmt: skip
     if tile == 0:
@@ -319,10 +324,11 @@ def flash(s: Sentence) -> None:
     else:
         st.markdown(t("efficient.tile_text", tile=tile, rescale=num(f.rescale[tile]), **values))
     _flash_steps(f, tile)
-    st.info(
-        t("efficient.flash_diff", row=row, diff_row=num(f.max_diff_row), diff=num(f.max_diff),
-          tiles=f.result.n_tiles, skipped=f.result.n_skipped)
-    )  # fmt: skip
+    diff = t("efficient.flash_diff", row=row, diff_row=num(f.max_diff_row), diff=num(f.max_diff),
+             tiles=f.result.n_tiles)  # fmt: skip
+    if causal:
+        diff += t("efficient.flash_skipped", skipped=f.result.n_skipped)
+    st.info(diff)
     _memory_chart(block, T)
 
 

@@ -18,7 +18,7 @@ from ui.params import HEAD_INDEX, HEADS, TOKENS, OneOf, Param, Range, head_indic
 from ui.state import MAX_SEED, URL_TEXT_CHARS, parse_bool
 from viz.diagram import DIAGRAM_LABELS, block_diagram
 from viz.matrix import matrix_heatmap
-from viz.transformer import mask_figure, normalised_matrix, padding_mask_figure
+from viz.transformer import mark_cells, mask_figure, normalised_matrix, padding_mask_figure
 
 P = "encoder_decoder"
 K_TARGET = f"{P}.target"
@@ -412,7 +412,11 @@ def dropout(dv: DropoutComparison, tokens: list[str], head: int, layer: int, see
         title=t(f"{P}.drop.fig_train", p=f"{p:.2f}"),
         **common,
     )
+    if p > 0.0:  # the dropped weights (exactly 0) crossed out: they looked like small kept ones
+        fig = mark_cells(fig, (~dv.train.keep).numpy(), t(f"{P}.drop.dropped_cell"))
     widgets.plot(fig, f"{P}.fig.dropout_train", c2)
+    if p > 0.0:
+        c2.caption(t(f"{P}.drop.crossed"))
     train_sums, eval_sums = dv.train.row_sums.double(), dv.eval.row_sums.double()
     if p == 0.0:
         st.markdown(t(f"{P}.drop.p_zero"))

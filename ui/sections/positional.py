@@ -265,6 +265,7 @@ def sentence(settings: Settings) -> None:
                 value_label=t("positional.weight"),
                 x_title=t("positional.key"),
                 y_title=t("positional.query"),
+                colorbar=c == len(panels) - 1,  # one bar for the three, under the last
             )
             widgets.plot(fig, key=f"positional.shuffle_fig_{int(positional)}_{c}", where=col)
         same = result.max_abs_diff < SAME_TOL

@@ -200,7 +200,9 @@ def projections(s: HeadSteps, v: StepChoice) -> None:
 def score_matrices(s: HeadSteps, v: StepChoice) -> None:
     """Step 2: scores Q_h K_h^T (or additive), the 1/sqrt(d_k) scaling and the mask."""
     additive = s.additive is not None
-    st.header(t("step.s2.title_additive" if additive else "step.s2.title"))
+    scaled = s.scale_factor != 1.0  # without 1/sqrt(d_k): not "scaled" dot-product
+    title = "title_additive" if additive else "title" if scaled else "title_unscaled"
+    st.header(t(f"step.s2.{title}"))
     factor = s.scale_factor / s.temperature
     if additive:
         st.markdown(t("step.s2.additive_text", d_k=v.d_k))
@@ -378,6 +380,15 @@ def naive_sum(s: HeadSteps, v: StepChoice) -> None:
     st.caption(t("step.naive.distance", dist=f"{s.naive_attention_distance:.6f}"))
 
 
+def head_window(v: StepChoice) -> tuple[int, int]:
+    """A window of d_model dimensions as wide as the chosen one that starts at the head's block
+    (the rows of W_O that multiply it), so that the outlined block is on the chart: at d_model
+    512, head 1's rows 128-255 were promised while rows 0-63 were shown."""
+    size = v.d1 - v.d0
+    start = max(0, min(v.h0, v.C - size))
+    return start, start + size
+
+
 def concatenation(s: HeadSteps, v: StepChoice) -> None:
     """Step 4: the heads side by side."""
     st.header(t("step.s4.title"))
@@ -387,6 +398,9 @@ def concatenation(s: HeadSteps, v: StepChoice) -> None:
     title = _title("step.fig.concat", T=v.T, C=v.C)
     fig = token_by_dims(v, s.concat.numpy(), title, block=(v.h0, v.h1))
     widgets.plot(fig, "step.fig.concat")
+    if (v.d0, v.d1) != (0, v.C):  # a window: say which columns, and where the head's block is
+        key = "step.s4.window" if v.d0 <= v.h0 and v.h1 <= v.d1 else "step.s4.window_part"
+        st.caption(t(key, start=v.d0, stop=v.d1 - 1, h=v.head, h0=v.h0, h1=v.h1 - 1))
 
 
 def final_projection(s: HeadSteps, v: StepChoice) -> None:
@@ -396,10 +410,16 @@ def final_projection(s: HeadSteps, v: StepChoice) -> None:
     st.latex(latex("final"))
     st.markdown(t("step.s5.convention"))
     st.caption(t("step.s5.shapes", T=v.T, C=v.C))
+    r0, r1 = head_window(v)
+    if (r0, r1, v.d0, v.d1) != (0, v.C, 0, v.C):  # a window: say which rows and columns
+        st.caption(
+            t("step.s5.window", r0=r0, r1=r1 - 1, c0=v.d0, c1=v.d1 - 1, h=v.head,
+              h0=v.h0, h1=v.h1 - 1)
+        )  # fmt: skip
     wo_col, out_col = st.columns(2)
     fig = matrix_heatmap(
-        s.w_o.numpy()[v.d0 : v.d1, v.d0 : v.d1],
-        row_start=v.d0,
+        s.w_o.numpy()[r0:r1, v.d0 : v.d1],
+        row_start=r0,
         col_start=v.d0,
         title=_title("step.fig.w_o", C=v.C),
         row_title=t("step.axis.in_dim"),

@@ -244,7 +244,8 @@ def _snapshot_step(run) -> int:
 
 def curves(fin: FinishedRun) -> None:
     run = fin.run
-    fig = _curve_figure(run.history_columns(), run.settings.steps, t("train.fig.curves"))
+    # the steps run: after Stop the axis spanned the planned steps, most of it empty
+    fig = _curve_figure(run.history_columns(), run.steps_done, t("train.fig.curves"))
     widgets.plot(fig, key="train.fig.curves")
     st.caption(t("train.curves_note"))
     files = (
@@ -347,7 +348,7 @@ def snapshot(fin: FinishedRun) -> None:
         t(
             "train.snap.caption",
             step=step,
-            steps=run.settings.steps,
+            steps=run.steps_done,  # run, not planned ("Step 140 of 1000" after Stop)
             loss=f"{snap.loss:.4f}",
             prediction=" ".join(snap.prediction),
         )

@@ -22,6 +22,7 @@ EN = {
     "attention.mean_caption": "The average of the heads' weights: a head-averaged summary, which "
     "can hide patterns that the heads show one by one.",
     "attention.causal_note": "Causal mask: the upper triangle is exactly 0.",
+    "attention.per_head_note": "Per head: each head's colours run from 0 to its own largest weight, given in brackets after its title; the colour bar is the share of that largest weight. Colours are not comparable across heads.",
     "attention.full_head": "Head drawn token by token",
     "attention.long_view": "A long text: show",
     "attention.long_view.head": "One head, every token",
@@ -33,8 +34,10 @@ EN = {
     "attention.stats_caption": "Means over the query rows. Entropy in nats: 0 = one key only, "
     "{uniform:.3f} = uniform over the keys each row may see (the mean of ln(visible keys): ln T "
     "without a mask, ln(i + 1) for row i under the causal mask). Mean distance: how far a head looks, in tokens "
-    "(short- vs long-range heads). Self / previous / first: the share of weight on the token "
-    "itself, the one before it, and the first token.",
+    "(short- vs long-range heads). Self / previous / next / first: the share of weight on the token "
+    "itself, the one before it, the one after it, and the first token, each over every row (the "
+    "first row has no previous token and the last no next one: they count 0 there); a head whose "
+    "share on one of them is at least 0.5 is named after it.",
     "attention.similarity": "Head similarity",
     "attention.similarity_caption": "1 − Jensen–Shannon divergence (bits) between two heads' rows, "
     "averaged over queries: 1 = the same pattern, 0 = no key in common.",
@@ -104,6 +107,7 @@ ZH = {
     "attention.mean": "{n} 个头的平均",
     "attention.mean_caption": "所有头权重的平均:对各头取平均的摘要,可能掩盖逐个查看头时能看到的图案。",
     "attention.causal_note": "因果掩码:上三角恰好为 0。",
+    "attention.per_head_note": "每个头单独:每个头的颜色从 0 到它自己的最大权重(写在标题后的括号里);颜色条表示占该最大权重的比例。不同头之间的颜色不可比较。",
     "attention.full_head": "逐词元显示的头",
     "attention.long_view": "长文本:显示",
     "attention.long_view.head": "一个头,每个词元",
@@ -113,7 +117,8 @@ ZH = {
     "attention.weight": "权重",
     "attention.stats": "注意力头统计",
     "attention.stats_caption": "对所有查询行取平均。熵以奈特为单位:0 = 只看一个键,{uniform:.3f} = 在每行可见的键上均匀分布 (各行 ln(可见键数) 的平均:无掩码时为 ln T,因果掩码下第 i 行为 ln(i + 1))。"
-    "平均距离:一个头看得多远,以词元数计 (短程头与长程头)。自身 / 前一个 / 第一个:权重落在词元自身、前一个词元和第一个词元上的比例。",
+    "平均距离:一个头看得多远,以词元数计 (短程头与长程头)。自身 / 前一个 / 后一个 / 第一个:权重落在词元自身、前一个词元、后一个词元和第一个词元上的比例,"
+    "都对所有行取平均 (第一行没有前一个词元,最后一行没有后一个词元:在那里记为 0);某一比例至少为 0.5 的头以它命名。",
     "attention.similarity": "注意力头相似度",
     "attention.similarity_caption": "1 − 两个头各行之间的 Jensen–Shannon 散度 (比特),对所有查询取平均:1 = 图案相同,0 = 没有共同的键。",
     "attention.similarity_value": "相似度",

@@ -24,6 +24,11 @@ EN = {
     "side.model_unused": "Not used on this page: it reads the pretrained all-MiniLM-L6-v2 "
     "(6 layers × 12 heads, d_model = 384, WordPiece tokens). d_model, heads and the settings "
     "below apply to the other pages.",
+    "side.model_own": "Not used on this page: it builds and trains a model of its own, with "
+    "the settings on the page. These settings apply to the other pages.",
+    "side.unused_encoder_decoder": "This page uses d_model, heads, seed and positional encoding from here; "
+    "its model always scales its scores, uses dot-product scoring and masks its decoder "
+    "causally, so scaling, mask and scoring are off here.",
     "side.d_model": "d_model (model dimension)",
     "side.n_heads": "Heads h (only divisors of d_model)",
     "side.d_k": "d_k = d_model / h = {d_model} / {n_heads} = **{d_k}** dimensions per head",
@@ -47,6 +52,9 @@ EN = {
     "msg.block_mean": "block mean of {what}",
     "msg.view_capped": "This view uses the first {limit} of the {n} tokens: {why}",
     "msg.params_fallback": "Some settings in the link were not valid and were reset: {names}.",
+    "msg.not_in_link": "Not in the link: this text ({n} characters) is longer than {limit} characters, "
+    "so the page's address leaves it out and a link copied from it opens the default sentence. "
+    "Share the text itself.",
     "msg.error": "Something went wrong with these settings: {error}",
     "msg.tokens": "Tokens ({n})",
     "msg.too_long": "The text has {n:,} characters, more than the {limit:,} this box takes: "
@@ -59,10 +67,12 @@ EN = {
     "stats.col.mean_distance": "mean distance",
     "stats.col.self_share": "on self",
     "stats.col.prev_share": "on previous",
+    "stats.col.next_share": "on next",
     "stats.col.first_share": "on first",
     "stats.col.kind": "looks like",
     "stats.kind.self": "self",
     "stats.kind.prev": "previous token",
+    "stats.kind.next": "next token",
     "stats.kind.first": "first token",
     "stats.kind.broad": "broad (near uniform)",
     "stats.kind.mixed": "mixed",
@@ -91,6 +101,9 @@ ZH = {
     "side.model": "模型",
     "side.model_unused": "本页不使用这些设置:它读取预训练的 all-MiniLM-L6-v2 (6 层 × 12 个头,"
     "d_model = 384,WordPiece 词元)。d_model、头数和下面的设置只用于其他页面。",
+    "side.model_own": "本页不使用这些设置:它用页面上的设置构建并训练自己的模型。这些设置只用于其他页面。",
+    "side.unused_encoder_decoder": "本页使用这里的 d_model、头数、种子和位置编码;它的模型总是缩放分数、"
+    "使用点积打分,并且只在解码器中使用因果掩码,所以这里的缩放、掩码和打分设置已停用。",
     "side.d_model": "d_model (模型维度)",
     "side.n_heads": "头数 h (只能是 d_model 的因数)",
     "side.d_k": "d_k = d_model / h = {d_model} / {n_heads} = **{d_k}**,即每个头的维度",
@@ -112,6 +125,8 @@ ZH = {
     "msg.block_mean": "块内平均{what}",
     "msg.view_capped": "此视图只用 {n} 个词元中的前 {limit} 个:{why}",
     "msg.params_fallback": "链接中的部分设置无效,已重置:{names}。",
+    "msg.not_in_link": "不在链接中:这段文本 ({n} 个字符) 超过 {limit} 个字符,页面地址不包含它,"
+    "从地址复制的链接会打开默认句子。请直接分享文本本身。",
     "msg.error": "这些设置出了问题:{error}",
     "msg.tokens": "词元 ({n} 个)",
     "msg.too_long": "文本共有 {n:,} 个字符,超过此框的上限 {limit:,}:只使用前 {limit:,} 个字符。"
@@ -124,10 +139,12 @@ ZH = {
     "stats.col.mean_distance": "平均距离",
     "stats.col.self_share": "自身",
     "stats.col.prev_share": "前一个",
+    "stats.col.next_share": "后一个",
     "stats.col.first_share": "第一个",
     "stats.col.kind": "类型",
     "stats.kind.self": "关注自身",
     "stats.kind.prev": "关注前一个词元",
+    "stats.kind.next": "关注后一个词元",
     "stats.kind.first": "关注第一个词元",
     "stats.kind.broad": "广泛 (接近均匀)",
     "stats.kind.mixed": "混合",

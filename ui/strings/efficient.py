@@ -88,7 +88,7 @@ EN = {
     "efficient.col.dtype": "released as",
     "efficient.col.per_token": "cache a token",
     "efficient.col.at_context": "cache at context (tokens)",
-    "efficient.col.source": "source",
+    "efficient.col.source": "Sources",
     "efficient.table_caption": "Computed with the formula above from each model's published "
     "configuration (the source column). Llama 3 8B: {l3_tok} a token in {l3_dtype}, {l3_ctx} at "
     "{l3_n} tokens; Llama 2 7B, with as many key/value heads as query heads, needs {ratio} times "
@@ -142,8 +142,8 @@ EN = {
     "efficient.tile": "Key block (tile) read so far",
     "efficient.tiles_fig": "Head {h}: scores in tiles",
     "efficient.tiles_caption": "Scaled scores q·k/√d_k of one head. Grey lines: the blocks; orange: "
-    "the tiles of the chosen row's query block, the thick one read last; dotted: the query row. "
-    "Blank cells are hidden by the causal mask.",
+    "the tiles of the chosen row's query block, the thick one read last; dotted: the query row.",
+    "efficient.tiles_causal": " Blank cells are hidden by the causal mask.",
     "efficient.score": "score",
     "efficient.tile_text": "Tile {tile} (of tiles 0 to {last}; keys {k0} to {k1}) for query row "
     "{row} (**{token}**): running max m = {m}, running sum ℓ = {l}; what was summed before shrank by "
@@ -161,8 +161,8 @@ EN = {
     "efficient.dimension": "dimension of the head's output",
     "efficient.partial_fig": "The row's output so far (o / ℓ), tile by tile",
     "efficient.flash_diff": "Tiled against plain attention: row {row} differs by {diff_row}, the "
-    "whole sentence (every head and row) by {diff}. Tiles computed: {tiles}; skipped because the "
-    "causal mask hides them entirely: {skipped}.",
+    "whole sentence (every head and row) by {diff}. Tiles computed: {tiles}.",
+    "efficient.flash_skipped": " Skipped because the causal mask hides them entirely: {skipped}.",
     "efficient.mem_plain": "plain: T × T scores",
     "efficient.mem_tiled": "tiled: one {b} × {b} tile",
     "efficient.mem_t": "sequence length T",
@@ -286,7 +286,8 @@ ZH = {
     "efficient.tile": "已读到的键块(分块)",
     "efficient.tiles_fig": "头 {h}:分块的分数",
     "efficient.tiles_caption": "一个头的缩放分数 q·k/√d_k。灰线:分块;橙色:所选行所在查询块的各个分块,"
-    "粗框是最后读到的那块;虚线:查询行。空白格被因果掩码遮住。",
+    "粗框是最后读到的那块;虚线:查询行。",
+    "efficient.tiles_causal": "空白格被因果掩码遮住。",
     "efficient.score": "分数",
     "efficient.tile_text": "查询行 {row}(**{token}**)的第 {tile} 块(共第 0 到 {last} 块;键 {k0} 到 {k1}):运行最大值 "
     "m = {m},运行和 ℓ = {l};之前累加的部分缩小为 e^(m_before − m) = {rescale} 倍。",
@@ -301,7 +302,8 @@ ZH = {
     "efficient.dimension": "头输出的维度",
     "efficient.partial_fig": "该行逐块的当前输出(o / ℓ)",
     "efficient.flash_diff": "分块与普通注意力相比:第 {row} 行相差 {diff_row},整个句子(所有头和行)相差 "
-    "{diff}。计算的块数:{tiles};因被因果掩码完全遮住而跳过的块数:{skipped}。",
+    "{diff}。计算的块数:{tiles}。",
+    "efficient.flash_skipped": "因被因果掩码完全遮住而跳过的块数:{skipped}。",
     "efficient.mem_plain": "普通:T × T 个分数",
     "efficient.mem_tiled": "分块:一个 {b} × {b} 块",
     "efficient.mem_t": "序列长度 T",

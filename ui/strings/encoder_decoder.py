@@ -188,6 +188,8 @@ EN = {
     "encoder_decoder.drop.resample": "Draw a new dropout mask",
     "encoder_decoder.drop.fig_eval": "Eval mode: the weights as they are",
     "encoder_decoder.drop.fig_train": "Training mode, p = {p}",
+    "encoder_decoder.drop.dropped_cell": "dropped: weight 0",
+    "encoder_decoder.drop.crossed": "Crossed out: the weights dropout set to 0 (the others are scaled up by 1/(1 − p)).",
     "encoder_decoder.drop.stats": "Dropped **{dropped}** of {total} weights ({frac}; each one "
     "with probability p = {p}). Every kept weight is multiplied by $1/(1-p)$ = {scale} "
     "(training ÷ eval on the kept weights, computed: {lo} … {hi}). The rows no longer sum to 1: "
@@ -360,6 +362,8 @@ ZH = {
     "encoder_decoder.drop.resample": "重新抽取 dropout 掩码",
     "encoder_decoder.drop.fig_eval": "评估模式:权重保持不变",
     "encoder_decoder.drop.fig_train": "训练模式,p = {p}",
+    "encoder_decoder.drop.dropped_cell": "已丢弃:权重为 0",
+    "encoder_decoder.drop.crossed": "打叉的格子:被 dropout 置为 0 的权重 (其余的放大为 1/(1 − p) 倍)。",
     "encoder_decoder.drop.stats": "{total} 个权重中丢弃了 **{dropped}** 个 ({frac};每个权重以概率 "
     "p = {p} 被丢弃)。每个保留的权重乘以 $1/(1-p)$ = {scale} (保留权重的训练值 ÷ 评估值,计算值:"
     "{lo} … {hi})。各行的和不再是 1:训练模式下从 {rs_lo} 到 {rs_hi};评估模式下为 {ev_lo} … {ev_hi}。",

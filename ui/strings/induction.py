@@ -82,9 +82,9 @@ EN = {
     "induction.try.empty": "Type some letters a–z.",
     "induction.try.unknown": "Only the letters a–z are in this model's vocabulary; these are not:",
     "induction.try.length": "The model reads at most {max_len} letters; this has {n}.",
-    "induction.try.top": "Top {k} next letters after `{last}`",
+    "induction.try.top": "Top {k} next letters after “{last}”",
     "induction.try.value": "probability",
-    "induction.try.parts": "Where the logit of `{token}` comes from",
+    "induction.try.parts": "Where the logit of “{token}” comes from",
     "induction.try.parts_text": "With the final LayerNorm's scale frozen at its value on this "
     "input, the logit of the top letter is exactly the sum of direct contributions, each read "
     "through that letter's unembedding: the current input letter's token embedding plus its "
@@ -177,9 +177,9 @@ ZH = {
     "induction.try.empty": "请输入一些字母 a–z。",
     "induction.try.unknown": "这个模型的词表里只有字母 a–z；以下字符不在其中：",
     "induction.try.length": "模型最多读 {max_len} 个字母；这里有 {n} 个。",
-    "induction.try.top": "`{last}` 之后最可能的 {k} 个字母",
+    "induction.try.top": "“{last}” 之后最可能的 {k} 个字母",
     "induction.try.value": "概率",
-    "induction.try.parts": "`{token}` 的 logit 从哪里来",
+    "induction.try.parts": "“{token}” 的 logit 从哪里来",
     "induction.try.parts_text": "把最后一个 LayerNorm 的缩放固定为它在这个输入上的值后，最可能"
     "字母的 logit 恰好等于各直接贡献之和，每一项都经过该字母的反嵌入读出：当前输入字母的词元嵌"
     "入加上它的位置嵌入、每个头的输出，以及偏置。这里它们加起来是 **{total}**；模型的 logit 是 "

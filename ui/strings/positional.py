@@ -15,8 +15,10 @@ EN = {
     "1/10000^(2i/d_model) and wavelength 2π·10000^(2i/d_model), from 2π (pair 0, fast) to "
     "2π·10000^((d_model−2)/d_model) (the last pair, slow: {longest} positions for d_model = "
     "{d})",
-    "positional.d_model": "d_model (dimensions)",
-    "positional.d_model_help": "Even values only, so that every sine has its cosine partner.",
+    "positional.d_model": "d_model of this table (its own, not the sidebar's)",
+    "positional.d_model_help": "The sinusoidal table's own size, to explore the encoding at any "
+    "width; the sidebar's d_model sets the model of the views on your sentence. Even values "
+    "only, so that every sine has its cosine partner.",
     "positional.n_positions": "Number of positions",
     "positional.range": "Every value of this {n} × {d} table lies in [-1, 1]: the smallest is "
     "{lo:.6f}, the largest {hi:.6f}. Each sine-cosine pair has norm 1, so ‖PE‖ = {pe} at every "
@@ -172,8 +174,9 @@ ZH = {
     "相加\n- **10000**:底数;第 i 对的频率是 ω_i = 1/10000^(2i/d_model),波长是 2π·"
     "10000^(2i/d_model),从 2π (第 0 对,快) 到 2π·10000^((d_model−2)/d_model) (最后一对,慢"
     ":d_model = {d} 时为 {longest} 个位置)",
-    "positional.d_model": "d_model (维度)",
-    "positional.d_model_help": "只能取偶数,这样每个正弦都有对应的余弦。",
+    "positional.d_model": "本表的 d_model (它自己的,不是侧边栏的)",
+    "positional.d_model_help": "正弦表自己的大小,用来在任意宽度下探索编码;侧边栏的 d_model 设定句子视图中的模型。"
+    "只能取偶数,这样每个正弦都有对应的余弦。",
     "positional.n_positions": "位置个数",
     "positional.range": "这张 {n} × {d} 的表中每个值都在 [-1, 1] 之内:最小值 {lo:.6f},最大值 "
     "{hi:.6f}。每一对正弦和余弦的范数为 1,所以无论句子多长,每个位置的 ‖PE‖ 都是 {pe}。它是否"

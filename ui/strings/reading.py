@@ -150,7 +150,7 @@ EN = {
     # corpus
     "reading.corpus.title": "What does MiniLM look at?",
     "reading.corpus.what": "The same shares averaged over {n} English sentences written for this "
-    "project (mha_core/data/corpus_en.txt), under weights and under value-weighted norms, beside "
+    "app (its built-in corpus), under weights and under value-weighted norms, beside "
     "what Clark et al. (2019) found for BERT-base. Averages hide how sentences differ, and the "
     "categories overlap (the token before the first word is [CLS]).",
     "reading.corpus.run": "Run the corpus pass ({n} sentences; computed once per server)",
@@ -314,7 +314,7 @@ ZH = {
     "reading.qk.keys": "键",
     "reading.qk.axis": "主成分 {n} (占方差的 {share:.0%})",
     "reading.corpus.title": "MiniLM 在看什么?",
-    "reading.corpus.what": "同样的比例,在为本项目编写的 {n} 个英文句子 (mha_core/data/corpus_en.txt) "
+    "reading.corpus.what": "同样的比例,在为本项目编写的 {n} 个英文句子 (应用内置的语料) "
     "上取平均,分别按权重和按值加权范数计算,并与 Clark 等 (2019) 对 BERT-base 的发现并列。"
     "平均值掩盖了句子之间的差异,而且这些类别有重叠 (第一个词之前的词元就是 [CLS])。",
     "reading.corpus.run": "运行语料统计 ({n} 个句子;每个服务器只计算一次)",

@@ -34,7 +34,7 @@ EN = {
     "deviation from √d_k over all d_k is {worst:.2f}% (at d_k = {worst_d_k}). After "
     "dividing by √d_k the std stays between **{lo:.3f}** and **{hi:.3f}** for every d_k "
     "(at d_k = {d_k}: {scaled:.3f}).",
-    "scaling.hist_d_k": "Distribution of the scores at d_k =",
+    "scaling.hist_d_k": "d_k of the score histograms below",
     "scaling.hist_unscaled": "q·k (unscaled)",
     "scaling.hist_scaled": "q·k / √d_k (scaled)",
     "scaling.score": "score",
@@ -54,7 +54,7 @@ EN = {
     "scaling.n_keys_help": "The length of the sequence each query attends over.",
     "scaling.max_weight": "mean max weight",
     "scaling.entropy": "mean entropy (nats)",
-    "scaling.jacobian": "mean ‖J‖_F (softmax Jacobian)",
+    "scaling.jacobian": "mean Frobenius norm ‖J‖ of the softmax Jacobian",
     "scaling.unscaled": "unscaled softmax(q·k)",
     "scaling.scaled": "scaled softmax(q·k/√d_k)",
     "scaling.uniform": "uniform weights 1/{t}",
@@ -129,7 +129,7 @@ ZH = {
     "**{std:.3f}**,而 √d_k = {theory:.3f} (相差 {err:.2f}%)。在所有 d_k 上与 √d_k 的"
     "最大偏差为 {worst:.2f}% (在 d_k = {worst_d_k})。除以 √d_k 之后,每个 d_k 的标准差"
     "都在 **{lo:.3f}** 和 **{hi:.3f}** 之间 (d_k = {d_k} 时为 {scaled:.3f})。",
-    "scaling.hist_d_k": "得分的分布,d_k =",
+    "scaling.hist_d_k": "下面得分直方图的 d_k",
     "scaling.hist_unscaled": "q·k (未缩放)",
     "scaling.hist_scaled": "q·k / √d_k (缩放后)",
     "scaling.score": "得分",
@@ -147,7 +147,7 @@ ZH = {
     "scaling.n_keys_help": "每个查询所关注的序列长度。",
     "scaling.max_weight": "平均最大权重",
     "scaling.entropy": "平均熵 (nats)",
-    "scaling.jacobian": "平均 ‖J‖_F (softmax 雅可比矩阵)",
+    "scaling.jacobian": "softmax 雅可比矩阵的平均 Frobenius 范数 ‖J‖",
     "scaling.unscaled": "未缩放 softmax(q·k)",
     "scaling.scaled": "缩放 softmax(q·k/√d_k)",
     "scaling.uniform": "均匀权重 1/{t}",

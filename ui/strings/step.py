@@ -71,6 +71,7 @@ EN = {
     # step 2: scores
     "step.s2.title": "2 · Scaled dot-product attention: the scores",
     "step.s2.title_additive": "2 · Attention scores: additive scoring",
+    "step.s2.title_unscaled": "2 · Dot-product attention, unscaled: the scores",
     "step.s2.text": "For each head, the dot product between queries and keys gives the "
     "attention scores: entry (i, j) says how well query i matches key j. They are divided by "
     "the square root of the key dimension: dot products spread more as it grows, and large "
@@ -114,10 +115,11 @@ EN = {
     "step.s3.col.weight": "weight α",
     "step.s3.col.key": "key j",
     # naive summation
-    "step.naive.title": "Before attention: naive summation of values",
+    "step.naive.title": "Before attention: a naive average of values",
     "step.naive.text": "A first idea before attention: pass the words through a linear layer "
-    "(the values $V_h$) and mix them by summation. But naive summing of values assumes the "
-    "relationships between all words are equal: in “attention is not too shabby” the "
+    "(the values $V_h$) and mix them by summing them (here averaged: the sum divided by the "
+    "number of keys). But a naive sum or average of values assumes the "
+    "relationships between all words are equal: in the course's example “attention is not too shabby” the "
     "relationship between “is” and “too” would count as much as the one between “not” and "
     "“shabby”. Attention instead weighs each relation by how well query i matches key j.",
     "step.naive.detail": "Here query i = {i} may look at $|A_i|$ = {n} keys (the set "
@@ -126,12 +128,14 @@ EN = {
     "step.naive.distance": "Distance between the two vectors: ‖naive − attention‖ = {dist}.",
     "step.naive.uniform": "naive (all equal)",
     "step.naive.attention": "attention α",
-    "step.naive.rows_naive": "naive sum",
+    "step.naive.rows_naive": "naive average",
     "step.naive.rows_attention": "attention sum",
     # step 4: concatenation
     "step.s4.title": "4 · Concatenation of heads",
     "step.s4.text": "After the attention mechanism is applied for each head, the outputs from all "
     "heads are concatenated side by side: head {h} fills columns {start}–{stop}.",
+    "step.s4.window": "Shown: columns {start}–{stop}; head {h}'s block, columns {h0}–{h1}, is outlined.",
+    "step.s4.window_part": "Shown: columns {start}–{stop}; head {h}'s block is columns {h0}–{h1} (outlined where it is in this window: move the dimension window to see all of it).",
     "step.s4.shapes": "Shapes: {n_heads} heads × ({T} × {d_k}) → MultiHeadOutput ({T} × {C}).",
     # step 5: final projection
     "step.s5.title": "5 · Final linear projection",
@@ -142,10 +146,11 @@ EN = {
     "step.s5.convention": "With column vectors many textbooks write $W \\cdot "
     "\\text{{MultiHeadOutput}}$, where their $W$ is the transpose of the $W_O$ here; with one "
     "row per token it reads $\\text{{MultiHeadOutput}}\\, W_O + b_O$.",
+    "step.s5.window": "The $W_O$ chart shows rows {r0}–{r1} (head {h}'s block, rows {h0}–{h1}, is outlined) and columns {c0}–{c1}, the output dimensions shown beside it.",
     "step.s5.shapes": "Shapes: MultiHeadOutput ({T} × {C}) · $W_O$ ({C} × {C}) → FinalOutput "
     "({T} × {C}).",
-    "step.s5.done": "FinalOutput is exactly what the layer returns; the tests recompose it from "
-    "these pieces.",
+    "step.s5.done": "FinalOutput is exactly what the layer returns: these pieces, put together, "
+    "give the layer's own output.",
     # figure titles and axes
     "step.fig.x": "X ({T} × {C})",
     "step.fig.e": "E: token embeddings",
@@ -226,6 +231,7 @@ ZH = {
     "step.s1.rows": "$Q_h$ 中加框的是查询行 i = {i}。$K_h$ 和 $V_h$ 的所有行都会用到,每个键一行。",
     "step.s2.title": "2 · 缩放点积注意力:得分",
     "step.s2.title_additive": "2 · 注意力得分:加性注意力",
+    "step.s2.title_unscaled": "2 · 点积注意力(未缩放):得分",
     "step.s2.text": "对于每个头,计算查询与键之间的点积以确定注意力得分:第 (i, j) 项表示查询 i "
     "与键 j 的匹配程度。得分除以键向量维度的平方根:点积随维度增大,而过大的得分会使 softmax 饱和"
     ",梯度随之消失 (Vaswani 等 2017,§3.2.1)。",
@@ -259,29 +265,33 @@ ZH = {
     "step.s3.col.masked": "掩码后",
     "step.s3.col.weight": "权重 α",
     "step.s3.col.key": "键 j",
-    "step.naive.title": "注意力之前:值的朴素求和",
-    "step.naive.text": "注意力之前的第一个想法:把词通过一个线性层 (得到值 $V_h$),再通过求和把它们混合起来。"
-    "但值的朴素求和假设所有词之间的关系都相同:在 “attention is not too shabby” 中,"
+    "step.naive.title": "注意力之前:值的朴素平均",
+    "step.naive.text": "注意力之前的第一个想法:把词通过一个线性层 (得到值 $V_h$),再通过求和把它们混合起来"
+    "(这里取平均:和除以键的个数)。"
+    "但值的朴素求和或平均假设所有词之间的关系都相同:在课程的例句 “attention is not too shabby” 中,"
     "“is” 与 “too” 之间的关系会和 “not” 与 “shabby” 之间的关系一样重要。"
     "注意力则按照查询 i 与键 j 的匹配程度为每个关系加权。",
     "step.naive.detail": "这里查询 i = {i} 可以看到 $|A_i|$ = {n} 个键 (集合 $A_i$)。"
-    "朴素求和 $\\bar{{v}}_i$:每个键的权重为 1/{n} "
+    "朴素平均 $\\bar{{v}}_i$:每个键的权重为 1/{n} "
     "(直接求和是这个平均值的 {n} 倍)。注意力 $\\text{{output}}_{{h,i}}$:$\\alpha_h$ 第 {i} 行的权重。",
     "step.naive.distance": "两个向量之间的距离:‖朴素 − 注意力‖ = {dist}。",
     "step.naive.uniform": "朴素 (全部相等)",
     "step.naive.attention": "注意力 α",
-    "step.naive.rows_naive": "朴素求和",
+    "step.naive.rows_naive": "朴素平均",
     "step.naive.rows_attention": "注意力加权和",
     "step.s4.title": "4 · 注意力头的拼接",
     "step.s4.text": "在每个头应用注意力机制后,将所有头的输出并排拼接在一起:头 {h} 占据第 {start}–{stop} 列。",
+    "step.s4.window": "图中显示第 {start}–{stop} 列;头 {h} 的那一块(第 {h0}–{h1} 列)加了框。",
+    "step.s4.window_part": "图中显示第 {start}–{stop} 列;头 {h} 的那一块是第 {h0}–{h1} 列(在此窗口内的部分加框:移动维度窗口可看到全部)。",
     "step.s4.shapes": "形状:{n_heads} 个头 × ({T} × {d_k}) → MultiHeadOutput ({T} × {C})。",
     "step.s5.title": "5 · 最终线性投影",
     "step.s5.text": "拼接后的输出通过一个最终的线性变换 $W_O$,合并不同头的结果,生成一个单一的表示。"
     "$W_O$ 中加框的行与头 {h} 的那一块相乘:每个输出维度都混合了所有头。",
     "step.s5.convention": "许多教材用列向量写作 $W \\cdot \\text{{MultiHeadOutput}}$,其中的 $W$ "
     "是这里 $W_O$ 的转置;每个词元一行时写作 $\\text{{MultiHeadOutput}}\\, W_O + b_O$。",
+    "step.s5.window": "$W_O$ 图显示第 {r0}–{r1} 行(头 {h} 的那一块,第 {h0}–{h1} 行,加了框)和第 {c0}–{c1} 列,即旁边所示的输出维度。",
     "step.s5.shapes": "形状:MultiHeadOutput ({T} × {C}) · $W_O$ ({C} × {C}) → FinalOutput ({T} × {C})。",
-    "step.s5.done": "FinalOutput 正是该层返回的结果;测试用这些部分把它重新组合出来。",
+    "step.s5.done": "FinalOutput 正是该层返回的结果:把这些部分组合起来,就得到该层自己的输出。",
     "step.fig.x": "X ({T} × {C})",
     "step.fig.e": "E:词元的词向量",
     "step.fig.pe": "PE:位置编码",
@@ -330,8 +340,9 @@ SYMBOLS = {
 LATEX = {
     "x_pe": r"X = E + PE \in \mathbb{{R}}^{{T \times d_{{model}}}}",
     "x": r"X = E \in \mathbb{{R}}^{{T \times d_{{model}}}}",
-    "proj": r"Q_h = X W_Q^h + b_Q^h, \quad K_h = X W_K^h + b_K^h, \quad V_h = X W_V^h + b_V^h,"
-    r"\qquad W_Q^h, W_K^h, W_V^h \in \mathbb{{R}}^{{d_{{model}} \times d_k}}",
+    "proj": r"\begin{{gathered}} Q_h = X W_Q^h + b_Q^h, \quad K_h = X W_K^h + b_K^h \\"
+    r" V_h = X W_V^h + b_V^h \\ W_Q^h, W_K^h, W_V^h \in \mathbb{{R}}^{{d_{{model}} \times d_k}}"
+    r" \end{{gathered}}",
     "score": r"\text{{score}}(Q_h, K_h) = \frac{{Q_h K_h^\top}}{{\sqrt{{d_k}}}}"
     r" = \frac{{Q_h K_h^\top}}{{\sqrt{{{d_k}}}}}",
     "score_noscale": r"\text{{score}}(Q_h, K_h) = Q_h K_h^\top",
@@ -339,16 +350,18 @@ LATEX = {
     r", \quad \tau = {temperature}",
     "additive": r"\text{{score}}(q_i, k_j) = v_h^\top \tanh\left(q_i W_q^h + k_j W_k^h\right)",
     "mask_causal": r"\text{{score}}_{{ij}} \leftarrow -\infty \quad (j > i)",
-    "softmax": r"\alpha_h = \text{{softmax}}\left(\frac{{Q_h K_h^\top}}{{\sqrt{{d_k}}}}\right),"
-    r" \quad \text{{output}}_h = \alpha_h V_h",
-    "softmax_generic": r"\alpha_{{h,ij}} = \frac{{e^{{\text{{score}}_{{ij}}}}}}"
-    r"{{\sum_{{j'}} e^{{\text{{score}}_{{ij'}}}}}}, \quad \text{{output}}_h = \alpha_h V_h",
-    "naive": r"\bar{{v}}_i = \frac{{1}}{{|A_i|}} \sum_{{j \in A_i}} v_j"
-    r" \qquad \text{{output}}_{{h,i}} = \sum_{{j \in A_i}} \alpha_{{h,ij}}\, v_j",
-    "concat": r"\text{{MultiHeadOutput}} = \text{{concat}}(\text{{output}}_0, \text{{output}}_1,"
-    r" \dots, \text{{output}}_{{{last}}}) \in \mathbb{{R}}^{{T \times d_{{model}}}}",
-    "final": r"\text{{FinalOutput}} = \text{{MultiHeadOutput}}\, W_O + b_O,"
-    r" \qquad W_O \in \mathbb{{R}}^{{d_{{model}} \times d_{{model}}}}",
+    "softmax": r"\begin{{gathered}} \alpha_h = \text{{softmax}}\left(\frac{{Q_h K_h^\top}}"
+    r"{{\sqrt{{d_k}}}}\right) \\ \text{{output}}_h = \alpha_h V_h \end{{gathered}}",
+    "softmax_generic": r"\begin{{gathered}} \alpha_{{h,ij}} = \frac{{e^{{\text{{score}}_{{ij}}}}}}"
+    r"{{\sum_{{j'}} e^{{\text{{score}}_{{ij'}}}}}} \\ \text{{output}}_h = \alpha_h V_h"
+    r" \end{{gathered}}",
+    "naive": r"\begin{{gathered}} \bar{{v}}_i = \frac{{1}}{{|A_i|}} \sum_{{j \in A_i}} v_j"
+    r" \\ \text{{output}}_{{h,i}} = \sum_{{j \in A_i}} \alpha_{{h,ij}}\, v_j \end{{gathered}}",
+    "concat": r"\begin{{gathered}} \text{{MultiHeadOutput}} = \text{{concat}}(\text{{output}}_0,"
+    r" \text{{output}}_1, \dots, \text{{output}}_{{{last}}}) \\"
+    r" \text{{MultiHeadOutput}} \in \mathbb{{R}}^{{T \times d_{{model}}}} \end{{gathered}}",
+    "final": r"\begin{{gathered}} \text{{FinalOutput}} = \text{{MultiHeadOutput}}\, W_O + b_O"
+    r" \\ W_O \in \mathbb{{R}}^{{d_{{model}} \times d_{{model}}}} \end{{gathered}}",
 }
 
 

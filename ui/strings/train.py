@@ -79,7 +79,7 @@ EN = {
     "train.snap.text": "While it trained, the model's attention on one fixed example, the "
     "probe `{probe}`, was saved every few steps. Move the slider to see the heads at each step.",
     "train.snapshot": "Training step of the snapshot",
-    "train.snap.caption": "Step {step} of {steps} · loss on the probe {loss} · the model's "
+    "train.snap.caption": "Step {step} of {steps} trained · loss on the probe {loss} · the model's "
     "answer, one symbol per row: `{prediction}`",
     "train.kind": "Attention",
     "train.kind.cross": "Cross (decoder → encoder)",
@@ -200,7 +200,7 @@ ZH = {
     "train.snap.text": "训练过程中,每隔几步保存一次模型在一个固定样本(探针 `{probe}`)上的"
     "注意力。移动滑块,查看每一步的注意力头。",
     "train.snapshot": "快照所在的训练步",
-    "train.snap.caption": "第 {step} 步,共 {steps} 步 · 探针上的损失 {loss} · 模型的回答"
+    "train.snap.caption": "第 {step} 步,共训练了 {steps} 步 · 探针上的损失 {loss} · 模型的回答"
     "(每行一个符号):`{prediction}`",
     "train.kind": "注意力",
     "train.kind.cross": "交叉注意力 (解码器 → 编码器)",
