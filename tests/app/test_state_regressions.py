@@ -86,8 +86,11 @@ def test_home_colour_scale_and_tab_survive_a_language_switch():
     _lang(at, "zh")
     assert at.session_state["attention.colour_scale"] == "per_head"
     assert at.session_state["attention.view"] == "stats"
-    assert at.radio(key="attention.colour_scale").value == "per_head"
     assert {**_params(at), "lang": "en"} == before
+    # the colour controls are drawn only on the views they act on (issue #42): back on the heads
+    at.session_state["attention.view"] = "heads"
+    rerun(at)
+    assert at.radio(key="attention.colour_scale").value == "per_head"
 
 
 def test_encoder_decoder_part_survives_a_language_switch():
