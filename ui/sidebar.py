@@ -76,6 +76,45 @@ def unused_settings(page_id: str) -> frozenset[str]:
     return frozenset(page.unused)
 
 
+def _model_size(page_id: str, trained) -> dict[str, bool]:
+    """The model's size (d_model, heads, d_k) for page `page_id`; returns which of the model
+    settings are drawn disabled."""
+    st.subheader(t("side.model"))
+    unused = unused_settings(page_id)
+    if page_id in PRETRAINED_PAGES:  # MiniLM has its own size: say so beside the sliders
+        st.caption(t("side.model_unused"))
+    elif unused == frozenset(MODEL_SETTINGS):  # a model of the page's own
+        st.caption(t("side.model_own"))
+    elif unused:  # which ones, and why: the page's own note (strings "side.unused_<id>")
+        st.caption(t(f"side.unused_{page_id}"))
+    # on trained weights (the home page) the model's own settings replace the sidebar's
+    off = {name: name in unused or bool(trained) for name in MODEL_SETTINGS}
+    if trained == "llm":  # SmolLM2's own size: d_model and its grouped heads, both fixed
+        st.caption(t("attention.side_llm", d_model=weights.LLM_D_MODEL,
+                     n_heads=weights.LLM_HEADS, kv=weights.LLM_KV_HEADS))  # fmt: skip
+        d_model, n_heads = weights.LLM_D_MODEL, weights.LLM_HEADS
+        controls.shown_slider(t("side.d_model"), D_MODELS, d_model)
+        controls.shown_slider(t("side.n_heads"), [n_heads], n_heads)
+    else:
+        if trained:  # d_model is MiniLM's; the heads slider re-heads its trained layer
+            weights.set_defaults()
+            st.caption(t("attention.side_minilm", d_model=weights.MINILM_D_MODEL))
+            controls.shown_slider(t("side.d_model"), D_MODELS, weights.MINILM_D_MODEL)
+            d_model = weights.MINILM_D_MODEL
+            heads_key, heads = weights.K_HEADS, weights.MINILM_HEAD_COUNTS
+        else:
+            d_model = controls.select_slider(
+                t("side.d_model"), D_MODELS, key=key("d_model"), disabled=off["d_model"]
+            )
+            heads_key, heads = key("n_heads"), valid_head_counts(d_model, MAX_HEADS)
+        n_heads = controls.select_slider(
+            t("side.n_heads"), heads, key=heads_key, disabled=off["n_heads"] and not trained
+        )
+    d_k = head_size(d_model, n_heads)
+    st.markdown(t("side.d_k", d_model=d_model, n_heads=n_heads, d_k=d_k))
+    return off
+
+
 def render_sidebar(page_id: str = "") -> state.Settings:
     """Draw the sidebar for page `page_id` and return its settings. The router calls
     `init_state()` first, before the navigation reads the language, and writes the URL at the
@@ -112,39 +151,7 @@ def render_sidebar(page_id: str = "") -> state.Settings:
             "side.tokenizer", state.TOKENIZERS, labels="side.tok", key=key("tokenizer"),
             disabled=bool(trained),
         )  # fmt: skip
-        st.subheader(t("side.model"))
-        unused = unused_settings(page_id)
-        if page_id in PRETRAINED_PAGES:  # MiniLM has its own size: say so beside the sliders
-            st.caption(t("side.model_unused"))
-        elif unused == frozenset(MODEL_SETTINGS):  # a model of the page's own
-            st.caption(t("side.model_own"))
-        elif unused:  # which ones, and why: the page's own note (strings "side.unused_<id>")
-            st.caption(t(f"side.unused_{page_id}"))
-        # on trained weights (the home page) the model's own settings replace the sidebar's
-        off = {name: name in unused or bool(trained) for name in MODEL_SETTINGS}
-        if trained == "llm":  # SmolLM2's own size: d_model and its grouped heads, both fixed
-            st.caption(t("attention.side_llm", d_model=weights.LLM_D_MODEL,
-                         n_heads=weights.LLM_HEADS, kv=weights.LLM_KV_HEADS))  # fmt: skip
-            d_model, n_heads = weights.LLM_D_MODEL, weights.LLM_HEADS
-            controls.shown_slider(t("side.d_model"), D_MODELS, d_model)
-            controls.shown_slider(t("side.n_heads"), [n_heads], n_heads)
-        else:
-            if trained:  # d_model is MiniLM's; the heads slider re-heads its trained layer
-                weights.set_defaults()
-                st.caption(t("attention.side_minilm", d_model=weights.MINILM_D_MODEL))
-                controls.shown_slider(t("side.d_model"), D_MODELS, weights.MINILM_D_MODEL)
-                d_model = weights.MINILM_D_MODEL
-                heads_key, heads = weights.K_HEADS, weights.MINILM_HEAD_COUNTS
-            else:
-                d_model = controls.select_slider(
-                    t("side.d_model"), D_MODELS, key=key("d_model"), disabled=off["d_model"]
-                )
-                heads_key, heads = key("n_heads"), valid_head_counts(d_model, MAX_HEADS)
-            n_heads = controls.select_slider(
-                t("side.n_heads"), heads, key=heads_key, disabled=off["n_heads"] and not trained
-            )
-        d_k = head_size(d_model, n_heads)
-        st.markdown(t("side.d_k", d_model=d_model, n_heads=n_heads, d_k=d_k))
+        off = _model_size(page_id, trained)
         if trained:
             st.caption(t(f"attention.side_{trained}_unused"))
         controls.number_input(

@@ -1,0 +1,263 @@
+"""The Lesson page's reveal figures: one function per station, from the same builders as the
+pages, each drawing at most SHOWN tokens."""
+
+from __future__ import annotations
+
+import numpy as np
+import streamlit as st
+
+import viz
+from mha_core.lessons import quiz
+from ui import widgets
+from ui.compute import lesson as compute
+from ui.i18n import t
+from ui.sections.lesson_text import Context, P
+from viz.efficient import curves
+from viz.induction import share_grid
+from viz.matrix import matrix_heatmap, weights_compare
+from viz.positional import shuffle_panel
+from viz.scaling import std_figure
+from viz.transformer import normalised_matrix
+
+SHOWN = widgets.GRID_FULL  # a figure draws at most this many tokens (the last ones)
+
+
+def _window(tok: list[str], q: int | None = None) -> int:
+    """Where a figure's tokens start: the last SHOWN tokens (the focus token among them), with a
+    caption when some are left out; the numbers in the text use every token."""
+    n = len(tok)
+    if n <= SHOWN:
+        return 0
+    start = n - SHOWN if q is None else min(max(q - SHOWN + 1, 0), n - SHOWN)
+    st.caption(t("lesson.capped", n=n, limit=SHOWN, a=start, b=start + SHOWN - 1))
+    return start
+
+
+def _fig_why(station: str, q: quiz.Question, ctx: Context, trace, key: str):
+    f, tok = q.facts, list(ctx.tokens)
+    weight, key_t = t("attention.weight"), t("step.axis.key")
+    row = f["row"]
+    allowed = trace.allowed is None or trace.allowed[0, 0, f["q"]].numpy()
+    uniform = np.where(allowed, 1.0 / f["n"], 0.0) * np.ones_like(row)
+    a = _window(tok, f["q"])
+    fig = weights_compare(
+        uniform[a : a + SHOWN],
+        row[a : a + SHOWN],
+        tok[a : a + SHOWN],
+        names=("1/T", t("lesson.attention")),
+        title=t("lesson.why.fig", h=f["head"], q=tok[f["q"]]),
+        x_title=key_t,
+        value_label=weight,
+    )
+    return fig
+
+
+def _fig_qkv(station: str, q: quiz.Question, ctx: Context, trace, key: str):
+    f, tok = q.facts, list(ctx.tokens)
+    query_t, key_t = t("step.axis.query"), t("step.axis.key")
+    a = _window(tok, f["q"])
+    fig = matrix_heatmap(
+        trace.scores[0, f["head"], a : a + SHOWN, a : a + SHOWN].numpy(),
+        tok[a : a + SHOWN],
+        tok[a : a + SHOWN],
+        row_start=a,
+        col_start=a,
+        title=t("lesson.qkv.fig", h=f["head"]),
+        row_title=query_t,
+        col_title=key_t,
+        value_label="q·k",
+        highlight_row=f["q"] - a,
+    )
+    return fig
+
+
+def _fig_scaling(station: str, q: quiz.Question, ctx: Context, trace, key: str):
+    stats = compute.scaling_compute.dot_product_stats(
+        compute.SPREAD_SAMPLES, ctx.settings.seed, "normal"
+    )
+    fig = std_figure(
+        stats.d_k,
+        stats.std,
+        stats.theory,
+        stats.scaled_std,
+        stats.scaled_theory,
+        names=(
+            t("scaling.std_measured"),
+            t("scaling.std_theory"),
+            t("scaling.std_scaled"),
+            t("scaling.std_scaled_theory"),
+        ),
+        y_title=t("scaling.std_axis"),
+        height=360,
+    )
+    return fig
+
+
+def _fig_softmax_mask(station: str, q: quiz.Question, ctx: Context, trace, key: str):
+    f, tok = q.facts, list(ctx.tokens)
+    weight, query_t, key_t = t("attention.weight"), t("step.axis.query"), t("step.axis.key")
+    source = trace if station == "softmax" else _causal(ctx)
+    a = _window(tok, f["q"])
+    fig = viz.attention_heatmap(
+        source.weights[0, f["head"], a : a + SHOWN, a : a + SHOWN].numpy(),
+        tok[a : a + SHOWN],
+        title=t(f"lesson.{station}.fig", h=f["head"]),
+        value_label=weight,
+        x_title=key_t,
+        y_title=query_t,
+    )
+    return fig
+
+
+def _fig_heads(station: str, q: quiz.Question, ctx: Context, trace, key: str):
+    tok, cfg = list(ctx.tokens), ctx.config
+    weight = t("attention.weight")
+    st.caption(t("lesson.heads.fig"))
+    widgets.head_grid(
+        trace.weights[0].numpy(),
+        tok,
+        key=key,
+        titles=[t("stats.head_title", h=h) for h in range(cfg.n_heads)],
+        value_label=weight,
+    )
+    return None
+
+
+def _fig_positional(station: str, q: quiz.Question, ctx: Context, trace, key: str):
+    tok, cfg = list(ctx.tokens), ctx.config
+    weight, query_t, key_t = t("attention.weight"), t("step.axis.query"), t("step.axis.key")
+    res = compute.positional_compute.shuffle_attention(
+        ctx.tokens, cfg, compute.shuffle_perm(len(tok), cfg.seed)
+    )
+    a = _window(tok)
+    cut = slice(a, a + SHOWN)
+    shown = (res.shuffled_weights[0, cut, cut], res.predicted[0, cut, cut])
+    zmax = float(max(m.max() for m in shown))
+    for col, mat, name in zip(st.columns(2), shown, ("A'", "P A Pᵀ"), strict=True):
+        widgets.plot(
+            shuffle_panel(
+                mat,
+                res.shuffled_tokens[cut],
+                title=name,
+                zmax=zmax,
+                value_label=weight,
+                x_title=key_t,
+                y_title=query_t,
+            ),
+            key=f"{key}.{name}",
+            where=col,
+        )
+    st.caption(t("lesson.positional.fig"))
+    return None
+
+
+def _fig_addnorm(station: str, q: quiz.Question, ctx: Context, trace, key: str):
+    tok, cfg = list(ctx.tokens), ctx.config
+    stats = compute.residual_norm(ctx.tokens, cfg)
+    y = stats.layer_normed[0]
+    a = _window(tok)
+    fig = normalised_matrix(
+        y[a : a + SHOWN].numpy(),
+        tok[a : a + SHOWN],
+        axis="rows",
+        mean=y[a : a + SHOWN].mean(-1).numpy(),
+        std=y[a : a + SHOWN].std(-1, correction=0).numpy(),
+        title=t("lesson.addnorm.fig"),
+        row_title=t("step.axis.token"),
+        col_title=t("encoder_decoder.feature"),
+        value_label=t("lesson.value"),
+    )
+    return fig
+
+
+def _fig_transformer(station: str, q: quiz.Question, ctx: Context, trace, key: str):
+    tok, cfg = list(ctx.tokens), ctx.config
+    weight, query_t, key_t = t("attention.weight"), t("step.axis.query"), t("step.axis.key")
+    a = _window(tok)
+    fig = viz.attention_heatmap(
+        compute.cross_weights(ctx.tokens, cfg)[:, a : a + SHOWN],
+        list(compute.target_tokens()),
+        tok[a : a + SHOWN],
+        title=t("lesson.transformer.fig"),
+        value_label=weight,
+        x_title=key_t,
+        y_title=query_t,
+    )
+    return fig
+
+
+def _fig_cost(station: str, q: quiz.Question, ctx: Context, trace, key: str):
+    T = np.unique(np.geomspace(1, 4096, 25).astype(int))
+    kv = 2 * ctx.settings.d_model * 4 * T
+    scores = ctx.settings.n_heads * T.astype(float) ** 2 * 4
+    fig = curves(
+        T,
+        [kv, scores],
+        names=[t("lesson.cost.kv"), t("lesson.cost.scores")],
+        x_title=t("lesson.cost.x"),
+        y_title=t("lesson.cost.y"),
+        log_x=True,
+        log_y=True,
+        integer_x=True,
+    )
+    return fig
+
+
+def _fig_real(station: str, q: quiz.Question, ctx: Context, trace, key: str):
+    f = q.facts
+    fig = share_grid(
+        f["shares"],
+        title=t("lesson.real.fig"),
+        layer_label=t("lesson.layer"),
+        head_label=t("lesson.head"),
+        value_label=t("lesson.share"),
+    )
+    return fig
+
+
+def _fig_limits(station: str, q: quiz.Question, ctx: Context, trace, key: str):
+    f = q.facts
+    key_t = t("step.axis.key")
+    mtok = list(compute.minilm(ctx.settings.text)[0])
+    a = _window(mtok, f["top_w"])
+    fig = weights_compare(
+        f["by_weight"][a : a + SHOWN],
+        f["by_norm"][a : a + SHOWN],
+        mtok[a : a + SHOWN],
+        names=(t("lesson.limits.weights"), t("lesson.limits.norms")),
+        title=t("lesson.limits.fig", layer=compute.MINILM_LAYER),
+        x_title=key_t,
+        value_label=t("lesson.share"),
+    )
+    return fig
+
+
+_FIGURES = {
+    "why": _fig_why,
+    "qkv": _fig_qkv,
+    "scaling": _fig_scaling,
+    "softmax": _fig_softmax_mask,
+    "mask": _fig_softmax_mask,
+    "heads": _fig_heads,
+    "positional": _fig_positional,
+    "addnorm": _fig_addnorm,
+    "transformer": _fig_transformer,
+    "cost": _fig_cost,
+    "real": _fig_real,
+    "limits": _fig_limits,
+}
+
+
+def figure(station: str, q: quiz.Question, ctx: Context) -> None:
+    """The reveal's one live figure, from the same builders as the pages."""
+    key = f"{P}.fig.{station}"
+    trace = compute.sentence_attention(ctx.tokens, ctx.config).attention
+    if station not in _FIGURES:
+        raise KeyError(station)
+    fig = _FIGURES[station](station, q, ctx, trace, key)
+    if fig is not None:
+        widgets.plot(fig, key=key)
+
+
+def _causal(ctx: Context):
+    return compute.sentence_attention(ctx.tokens, compute.causal_config(ctx.config)).attention
