@@ -124,6 +124,22 @@ def style(layout: dict, *, height: int, title: str | None = None, top: int | Non
     return layout
 
 
+SELECTED_LINE = "#E69F00"  # Okabe-Ito orange: visible on Viridis
+
+
+def outline(x0: float, x1: float, y0: float, y1: float) -> dict:
+    """A selected cell or block outlined: a rectangle shape around data cells x0..x1, y0..y1
+    (the cells' centres; the outline follows their edges)."""
+    return {
+        "type": "rect",
+        "x0": x0 - 0.5,
+        "x1": x1 + 0.5,
+        "y0": y0 - 0.5,
+        "y1": y1 + 0.5,
+        "line": {"color": SELECTED_LINE, "width": 3},
+    }
+
+
 def axis_key(i: int, letter: str = "x") -> str:
     """Layout key of the i-th (1-based) axis: "xaxis", "xaxis2", ..."""
     return f"{letter}axis{i if i > 1 else ''}"

@@ -6,7 +6,7 @@ import numpy as np
 import plotly.graph_objects as go
 
 from .a11y import HEADS, heads_meta
-from .figure import figure, named_colorscale, style
+from .figure import figure, named_colorscale, outline, style
 from .heatmap import DEFAULT_PALETTE, EXACT
 from .labels import escape_label
 from .margins import COLORBAR_BELOW_PX, colorbar_below
@@ -21,6 +21,24 @@ def _block_axis(label: str, n: int, t: int) -> dict:
         "showgrid": False,
         "zeroline": False,
     }
+
+
+def _mosaic_cells(a: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(L, nh, T, T) laid out as blocks with a one-cell NaN gap: the values, and each cell's
+    [layer, head, query, key] (-1 in the gaps)."""
+    L, nh, T, _ = a.shape
+    step = T + 1
+    z = np.full((L * step - 1, nh * step - 1), np.nan, dtype=np.float32)
+    info = np.full(z.shape + (4,), -1, dtype=np.int16)  # (rows, cols, [layer, head, q, k])
+    q_idx, k_idx = np.meshgrid(np.arange(T), np.arange(T), indexing="ij")
+    for layer in range(L):
+        for h in range(nh):
+            r0, c0 = layer * step, h * step
+            z[r0 : r0 + T, c0 : c0 + T] = a[layer, h]
+            block = info[r0 : r0 + T, c0 : c0 + T]
+            block[..., 0], block[..., 1] = layer, h
+            block[..., 2], block[..., 3] = q_idx, k_idx
+    return z, info
 
 
 def layer_head_mosaic(
@@ -45,16 +63,7 @@ def layer_head_mosaic(
         raise ValueError(f"attentions must be (layers, heads, T, T), got {a.shape}")
     L, nh, T, _ = a.shape
     step = T + 1
-    z = np.full((L * step - 1, nh * step - 1), np.nan, dtype=np.float32)
-    info = np.full(z.shape + (4,), -1, dtype=np.int16)  # (rows, cols, [layer, head, q, k])
-    q_idx, k_idx = np.meshgrid(np.arange(T), np.arange(T), indexing="ij")
-    for layer in range(L):
-        for h in range(nh):
-            r0, c0 = layer * step, h * step
-            z[r0 : r0 + T, c0 : c0 + T] = a[layer, h]
-            block = info[r0 : r0 + T, c0 : c0 + T]
-            block[..., 0], block[..., 1] = layer, h
-            block[..., 2], block[..., 3] = q_idx, k_idx
+    z, info = _mosaic_cells(a)
     hover = (
         f"{escape_label(layer_label)} %{{customdata[0]}}, {escape_label(head_label)} "
         "%{customdata[1]}<br>query %{customdata[2]} → key %{customdata[3]}<br>"
@@ -89,16 +98,8 @@ def layer_head_mosaic(
     }
     if selected is not None:
         layer, h = selected
-        layout["shapes"] = [
-            {
-                "type": "rect",
-                "x0": h * step - 0.5,
-                "x1": h * step + T - 0.5,
-                "y0": layer * step - 0.5,
-                "y1": layer * step + T - 0.5,
-                "line": {"color": "#E69F00", "width": 3},  # Okabe-Ito orange: visible on Viridis
-            }
-        ]
+        r0, c0 = layer * step, h * step
+        layout["shapes"] = [outline(c0, c0 + T - 1, r0, r0 + T - 1)]
     height = max(260, int(90 + 760 * L / nh)) + COLORBAR_BELOW_PX
     labels = [str(i) for i in range(T)] if tokens is None else list(tokens)
     titles = [f"{layer_label} {i}, {head_label} {h}" for i in range(L) for h in range(nh)]

@@ -7,7 +7,7 @@ import numpy as np
 import plotly.graph_objects as go
 
 from .axes import token_axis
-from .figure import figure, named_colorscale, style
+from .figure import figure, named_colorscale, outline, style
 from .heatmap import DEFAULT_PALETTE, EXACT
 from .labels import escape_label, escape_labels
 from .margins import COLORBAR_BELOW_PX, colorbar_below
@@ -71,6 +71,23 @@ def query_mosaic(
         for c0 in starts:
             text[:, c0 : c0 + T] = escape_labels(tokens)
         trace["text"] = text
+    layout = _mosaic_layout(starts, T, L, width, head_label, layer_label, selected)
+    height = 110 + ROW_PX * L + COLORBAR_BELOW_PX
+    return figure([trace], style(layout, height=height))
+
+
+def _mosaic_layout(
+    starts: list[int],
+    T: int,
+    L: int,
+    width: int,
+    head_label: str,
+    layer_label: str,
+    selected: tuple[int, int] | None,
+) -> dict:
+    """The mosaic's axes: a head number over each strip, a layer tick every five rows; the
+    selected (layer, head) strip outlined."""
+    nh = len(starts)
     layout = {
         "xaxis": {
             "tickmode": "array",
@@ -93,18 +110,8 @@ def query_mosaic(
     }
     if selected is not None:
         layer, h = selected
-        layout["shapes"] = [
-            {
-                "type": "rect",
-                "x0": starts[h] - 0.5,
-                "x1": starts[h] + T - 0.5,
-                "y0": layer - 0.5,
-                "y1": layer + 0.5,
-                "line": {"color": "#E69F00", "width": 3},  # Okabe-Ito orange: seen on Viridis
-            }
-        ]
-    height = 110 + ROW_PX * L + COLORBAR_BELOW_PX
-    return figure([trace], style(layout, height=height))
+        layout["shapes"] = [outline(starts[h], starts[h] + T - 1, layer, layer)]
+    return layout
 
 
 def rope_pair(
@@ -213,17 +220,7 @@ def value_grid(
         },
     }
     if marked:
-        layout["shapes"] = [
-            {
-                "type": "rect",
-                "x0": h - 0.5,
-                "x1": h + 0.5,
-                "y0": layer - 0.5,
-                "y1": layer + 0.5,
-                "line": {"color": "#E69F00", "width": 3},
-            }
-            for layer, h in marked
-        ]
+        layout["shapes"] = [outline(h, h, layer, layer) for layer, h in marked]
     fig = figure([trace], style(layout, height=90 + GRID_ROW_PX * L))
     margin = fig.layout.margin
     fig.layout.height = margin.t + margin.b + GRID_ROW_PX * L

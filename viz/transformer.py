@@ -152,6 +152,25 @@ def mask_figure(
     )
 
 
+def _checked_matrix(values, row_labels, axis, mean, std):
+    """normalised_matrix's inputs checked: the matrix and its statistics as float64, and how
+    many statistics each row holds (N for axis="rows", C for "cols", None for no axis)."""
+    m = np.asarray(values, dtype=np.float64)
+    if m.ndim != 2:
+        raise ValueError(f"values must be (tokens, features), got shape {m.shape}")
+    N, C = m.shape
+    if len(row_labels) != N:
+        raise ValueError(f"{N} rows but {len(row_labels)} row labels")
+    if axis not in ("rows", "cols", None):
+        raise ValueError(f"axis must be 'rows', 'cols' or None, got {axis!r}")
+    n_stats = {"rows": N, "cols": C, None: None}[axis]
+    if axis is not None:
+        mean, std = np.asarray(mean, dtype=np.float64), np.asarray(std, dtype=np.float64)
+        if mean.shape != (n_stats,) or std.shape != (n_stats,):
+            raise ValueError(f"mean and std must have shape ({n_stats},) for axis={axis!r}")
+    return m, mean, std, n_stats
+
+
 def normalised_matrix(
     values: np.ndarray,
     row_labels: Sequence[str],
@@ -175,19 +194,8 @@ def normalised_matrix(
     are drawn as two rows below, and an arrow down the left side spans the tokens.
     axis=None: the matrix alone. `axis_note` labels the arrow.
     """
-    m = np.asarray(values, dtype=np.float64)
-    if m.ndim != 2:
-        raise ValueError(f"values must be (tokens, features), got shape {m.shape}")
+    m, mean, std, n_stats = _checked_matrix(values, row_labels, axis, mean, std)
     N, C = m.shape
-    if len(row_labels) != N:
-        raise ValueError(f"{N} rows but {len(row_labels)} row labels")
-    if axis not in ("rows", "cols", None):
-        raise ValueError(f"axis must be 'rows', 'cols' or None, got {axis!r}")
-    n_stats = {"rows": N, "cols": C, None: None}[axis]
-    if axis is not None:
-        mean, std = np.asarray(mean, dtype=np.float64), np.asarray(std, dtype=np.float64)
-        if mean.shape != (n_stats,) or std.shape != (n_stats,):
-            raise ValueError(f"mean and std must have shape ({n_stats},) for axis={axis!r}")
 
     bound = float(np.max(np.abs(m))) if m.size else 1.0
     bound = bound or 1.0
