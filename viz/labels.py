@@ -46,3 +46,12 @@ def check_lengths(matrix_shape: tuple[int, ...], q_tokens, k_tokens) -> None:
         raise ValueError(
             f"matrix is {t_q} x {t_k} but got {len(q_tokens)} query and {len(k_tokens)} key labels"
         )
+
+
+def two_lines(title: str, most: int = 14) -> str:
+    """A title of more than `most` characters broken at its middle space."""
+    if len(title) <= most or " " not in title:
+        return title
+    spaces = [i for i, ch in enumerate(title) if ch == " "]
+    cut = min(spaces, key=lambda i: abs(i - len(title) / 2))
+    return title[:cut] + "<br>" + title[cut + 1 :]

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import html
 import unicodedata
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
 WIDTH_PX = 400  # a chart in a column of the page (full-width ones are ~900 px on a laptop)
 DEFAULT_FONT = 12  # plotly.js default tick font size
@@ -150,3 +150,21 @@ def reserve_margins(data: list[dict], layout: dict) -> dict:
         if px:
             margin[side] = max(margin.get(side, 80), int(px + 0.999))  # 80: plotly's default
     return {**layout, "margin": margin}
+
+
+def legend_below() -> dict:
+    """A horizontal legend at the foot of the chart (the container's bottom), in the margin under
+    the x axis' title: placed at a share of the plot's height (y = -0.2) it sat on "layer"."""
+    return {"orientation": "h", "yref": "container", "y": 0, "yanchor": "bottom", "x": 0}
+
+
+def legend_room(names: Sequence[str], width_px: float = 330) -> int:
+    """The bottom margin for tick labels, an axis title and a `legend_below` of `names`, with
+    as many legend rows as a phone's plot (`width_px`) needs."""
+    rows, used = 1, 0.0
+    for name in names:
+        w = text_px(str(name), 12) + 50  # the swatch and the gap after the entry
+        if used and used + w > width_px:
+            rows, used = rows + 1, 0.0
+        used += w
+    return 24 + 34 + 22 * rows + 12  # labels, title, legend rows, padding

@@ -19,8 +19,8 @@ import plotly.graph_objects as go
 
 from .a11y import HEADS, heads_meta
 from .figure import axis_key, cell_axes, figure, style, subplot_grid
-from .labels import escape_label, escape_labels
-from .margins import MODEBAR_PX
+from .labels import escape_label, escape_labels, two_lines
+from .margins import MODEBAR_PX, legend_below, legend_room
 from .theme import DISTINCT
 
 EXACT = ".8g"  # hover precision: float32 to the last digit
@@ -371,7 +371,7 @@ def share_bars(
     names = list(categories if category_names is None else category_names)
     M, C, L = s.shape
     # two lines past a few words: side by side on a phone the two titles ran together
-    titles = [_two_lines(x) for x in escape_labels(panel_titles)]
+    titles = [two_lines(x) for x in escape_labels(panel_titles)]
     layout = subplot_grid(1, M, titles=titles, horizontal_spacing=0.06)
     layer = escape_label(layer_label)
     top = float(np.nanmax(s)) if s.size and np.isfinite(s).any() else 1.0
@@ -418,35 +418,6 @@ def share_bars(
     fig = style(layout, height=380)
     fig["margin"]["b"] = legend_room(names)  # the x labels, "layer" and the legend's rows
     return figure(data, fig)
-
-
-def legend_below() -> dict:
-    """A horizontal legend at the foot of the chart (the container's bottom), in the margin under
-    the x axis' title: placed at a share of the plot's height (y = -0.2) it sat on "layer"."""
-    return {"orientation": "h", "yref": "container", "y": 0, "yanchor": "bottom", "x": 0}
-
-
-def legend_room(names: Sequence[str], width_px: float = 330) -> int:
-    """The bottom margin for tick labels, an axis title and a `legend_below` of `names`, with
-    as many legend rows as a phone's plot (`width_px`) needs."""
-    from .margins import text_px
-
-    rows, used = 1, 0.0
-    for name in names:
-        w = text_px(str(name), 12) + 50  # the swatch and the gap after the entry
-        if used and used + w > width_px:
-            rows, used = rows + 1, 0.0
-        used += w
-    return 24 + 34 + 22 * rows + 12  # labels, title, legend rows, padding
-
-
-def _two_lines(title: str, most: int = 14) -> str:
-    """A title of more than `most` characters broken at its middle space."""
-    if len(title) <= most or " " not in title:
-        return title
-    spaces = [i for i, ch in enumerate(title) if ch == " "]
-    cut = min(spaces, key=lambda i: abs(i - len(title) / 2))
-    return title[:cut] + "<br>" + title[cut + 1 :]
 
 
 def token_bars(
