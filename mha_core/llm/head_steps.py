@@ -106,6 +106,34 @@ def _max_diff(a: torch.Tensor, b: torch.Tensor) -> float:
     return float((a.float() - b.float()).abs().max()) if a.numel() else 0.0
 
 
+def _checks(
+    model: LlmModel, trace: LlmTrace, layer: int, head: int, query: int, mine: dict
+) -> dict[str, float]:
+    """The largest difference between each step recomputed (`mine`) and the trace's own."""
+    cfg = model.config
+    nh, hs = cfg.n_heads, cfg.head_size
+    g = head // (nh // cfg.n_kv_heads)
+    attn = model.blocks[layer].attn
+    kept = trace.layers[layer]
+    row = (trace.rows == query).nonzero()
+    if row.numel() == 0:
+        raise ValueError(f"the trace did not keep row {query}")
+    at = kept.attn  # batch of 1
+    all_heads = at.head_outputs[0, :, query]  # (nh, hs)
+    w_o_all = attn.out_proj.weight.view(cfg.d_model, nh, hs)  # (C, nh, hs)
+    stream_add = torch.einsum("hd,chd->c", all_heads, w_o_all)  # (C,) every head's, summed
+    return {
+        "normed": _max_diff(mine["normed"], kept.normed[query]),
+        "q": _max_diff(mine["q"], at.q[0, head, query]),
+        "k": _max_diff(mine["k"][: query + 1], at.k[0, g, : query + 1]),
+        "v": _max_diff(mine["v"][: query + 1], at.v[0, g, : query + 1]),
+        "weights": _max_diff(mine["weights"], trace.attentions[layer, head, int(row[0, 0])]),
+        "output": _max_diff(mine["output"], at.head_outputs[0, head, query]),
+        "added": _max_diff(mine["added"], all_heads[head] @ w_o_all[:, head].T),
+        "heads_sum": _max_diff(stream_add, at.output[0, query]),
+    }
+
+
 @torch.inference_mode()
 def head_steps(model: LlmModel, trace: LlmTrace, layer: int, head: int, query: int) -> HeadSteps:
     """Recompute query head `head` of layer `layer` at position `query` from the trace's residual
@@ -121,7 +149,6 @@ def head_steps(model: LlmModel, trace: LlmTrace, layer: int, head: int, query: i
     layer, head, query = int(layer), int(head), int(query)
     if layer not in trace.layers:
         raise ValueError(f"the trace did not keep layer {layer}: trace(ids, layers=[{layer}])")
-    kept = trace.layers[layer]
     block = model.blocks[layer]
     attn = block.attn
     g = head // (nh // n_kv)  # its key/value head
@@ -156,23 +183,9 @@ def head_steps(model: LlmModel, trace: LlmTrace, layer: int, head: int, query: i
     added = w_o @ output  # (C,)
 
     # the trace's own numbers for each step
-    row = (trace.rows == query).nonzero()
-    if row.numel() == 0:
-        raise ValueError(f"the trace did not keep row {query}")
-    at = kept.attn  # batch of 1
-    all_heads = at.head_outputs[0, :, query]  # (nh, hs)
-    w_o_all = attn.out_proj.weight.view(cfg.d_model, nh, hs)  # (C, nh, hs)
-    stream_add = torch.einsum("hd,chd->c", all_heads, w_o_all)  # (C,) every head's, summed
-    checks = {
-        "normed": _max_diff(normed[query], kept.normed[query]),
-        "q": _max_diff(q_rot, at.q[0, head, query]),
-        "k": _max_diff(k_rot[: query + 1], at.k[0, g, : query + 1]),
-        "v": _max_diff(v[: query + 1], at.v[0, g, : query + 1]),
-        "weights": _max_diff(weights, trace.attentions[layer, head, int(row[0, 0])]),
-        "output": _max_diff(output, at.head_outputs[0, head, query]),
-        "added": _max_diff(added, all_heads[head] @ w_o_all[:, head].T),
-        "heads_sum": _max_diff(stream_add, at.output[0, query]),
-    }
+    mine = {"normed": normed[query], "q": q_rot, "k": k_rot, "v": v, "weights": weights,
+            "output": output, "added": added}  # fmt: skip
+    checks = _checks(model, trace, layer, head, query, mine)
     return HeadSteps(
         layer=layer,
         head=head,
