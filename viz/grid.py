@@ -106,3 +106,56 @@ def layer_head_mosaic(
     heads = heads_meta(a.reshape(L * nh, T, T), labels, labels, titles, value_label)
     layout["meta"] = {HEADS: heads}
     return figure([trace], style(layout, height=height))
+
+
+def written_grid(
+    v: np.ndarray,
+    text: list[list[str]],
+    *,
+    zmin: float,
+    zmax: float,
+    colorscale: str,
+    layer_label: str,
+    head_label: str,
+    value_label: str,
+    exact: str,
+    row_px: int,
+    title: str | None = None,
+    height: int | None = None,
+    shapes: list[dict] | None = None,
+) -> go.Figure:
+    """(L, nh) values of every head as a grid of cells with `text` written in each; hover gives
+    layer, head and the value to `exact` digits. Without a `height`, every row is `row_px` tall
+    whatever margins the labels and title need."""
+    L, nh = v.shape
+    trace = {
+        "type": "heatmap",
+        "z": v,
+        "x": list(range(nh)),
+        "y": list(range(L)),
+        "zmin": zmin,
+        "zmax": zmax,
+        "colorscale": named_colorscale(colorscale),
+        "text": text,
+        "texttemplate": "%{text}",
+        "hovertemplate": (
+            f"{escape_label(layer_label)} %{{y}}, {escape_label(head_label)} %{{x}}: "
+            f"%{{z:{exact}}}<extra>{escape_label(value_label)}</extra>"
+        ),
+        "showscale": False,
+    }
+    layout = {
+        "xaxis": {"title": {"text": escape_label(head_label)}, "tickvals": list(range(nh))},
+        "yaxis": {
+            "title": {"text": escape_label(layer_label)},
+            "tickvals": list(range(L)),
+            "autorange": "reversed",
+        },
+    }
+    if shapes:
+        layout["shapes"] = shapes
+    fig = figure([trace], style(layout, height=height or 90 + row_px * L, title=title))
+    if height is None:
+        margin = fig.layout.margin
+        fig.layout.height = margin.t + margin.b + row_px * L
+    return fig

@@ -11,7 +11,8 @@ from __future__ import annotations
 import numpy as np
 import plotly.graph_objects as go
 
-from .figure import figure, named_colorscale, style
+from .figure import figure, style
+from .grid import written_grid
 from .labels import escape_label, escape_labels
 from .lines import line_trace
 from .train import OKABE_ITO, alignment_curves
@@ -120,36 +121,20 @@ def share_grid(
     if v.ndim != 2:
         raise ValueError(f"values must be (layers, heads), got {v.shape}")
     L, nh = v.shape
-    text = [[f"{x:.2f}" for x in row] for row in v]
-    trace = {
-        "type": "heatmap",
-        "z": v,
-        "x": list(range(nh)),
-        "y": list(range(L)),
-        "zmin": 0.0,
-        "zmax": 1.0,
-        "colorscale": named_colorscale("Blues"),
-        "text": text,
-        "texttemplate": "%{text}",
-        "hovertemplate": (
-            f"{escape_label(layer_label)} %{{y}}, {escape_label(head_label)} %{{x}}: "
-            f"%{{z:{EXACT}}}<extra>{escape_label(value_label)}</extra>"
-        ),
-        "showscale": False,
-    }
-    layout = {
-        "xaxis": {"title": {"text": escape_label(head_label)}, "tickvals": list(range(nh))},
-        "yaxis": {
-            "title": {"text": escape_label(layer_label)},
-            "tickvals": list(range(L)),
-            "autorange": "reversed",
-        },
-    }
-    fig = figure([trace], style(layout, height=height or 90 + SHARE_ROW_PX * L, title=title))
-    if height is None:  # every row its SHARE_ROW_PX, whatever the margins the labels and title need
-        margin = fig.layout.margin
-        fig.layout.height = margin.t + margin.b + SHARE_ROW_PX * L
-    return fig
+    return written_grid(
+        v,
+        [[f"{x:.2f}" for x in row] for row in v],
+        zmin=0.0,
+        zmax=1.0,
+        colorscale="Blues",
+        layer_label=layer_label,
+        head_label=head_label,
+        value_label=value_label,
+        exact=EXACT,
+        row_px=SHARE_ROW_PX,
+        title=title,
+        height=height,
+    )
 
 
 def topk_bars(

@@ -8,6 +8,7 @@ import plotly.graph_objects as go
 
 from .axes import token_axis
 from .figure import figure, named_colorscale, outline, style
+from .grid import written_grid
 from .heatmap import DEFAULT_PALETTE, EXACT
 from .labels import escape_label, escape_labels
 from .margins import COLORBAR_BELOW_PX, colorbar_below
@@ -195,36 +196,19 @@ def value_grid(
     finite = v[np.isfinite(v)]
     top = float(np.abs(finite).max()) if finite.size else 1.0
     top = top or 1.0
-    trace = {
-        "type": "heatmap",
-        "z": v,
-        "x": list(range(nh)),
-        "y": list(range(L)),
-        "zmin": -top if signed else 0.0,
-        "zmax": top,
-        "colorscale": named_colorscale(DIVERGING if signed else "Blues"),
-        "text": [[format(x, fmt) if np.isfinite(x) else "" for x in row] for row in v],
-        "texttemplate": "%{text}",
-        "hovertemplate": (
-            f"{escape_label(layer_label)} %{{y}}, {escape_label(head_label)} %{{x}}: "
-            f"%{{z:{EXACT}}}<extra>{escape_label(value_label)}</extra>"
-        ),
-        "showscale": False,
-    }
-    layout = {
-        "xaxis": {"title": {"text": escape_label(head_label)}, "tickvals": list(range(nh))},
-        "yaxis": {
-            "title": {"text": escape_label(layer_label)},
-            "tickvals": list(range(L)),
-            "autorange": "reversed",
-        },
-    }
-    if marked:
-        layout["shapes"] = [outline(h, h, layer, layer) for layer, h in marked]
-    fig = figure([trace], style(layout, height=90 + GRID_ROW_PX * L))
-    margin = fig.layout.margin
-    fig.layout.height = margin.t + margin.b + GRID_ROW_PX * L
-    return fig
+    return written_grid(
+        v,
+        [[format(x, fmt) if np.isfinite(x) else "" for x in row] for row in v],
+        zmin=-top if signed else 0.0,
+        zmax=top,
+        colorscale=DIVERGING if signed else "Blues",
+        layer_label=layer_label,
+        head_label=head_label,
+        value_label=value_label,
+        exact=EXACT,
+        row_px=GRID_ROW_PX,
+        shapes=[outline(h, h, layer, layer) for layer, h in marked] if marked else None,
+    )
 
 
 VECTOR_ROW_PX = 44  # one vector's row in vector_rows
