@@ -18,26 +18,17 @@ import numpy as np
 import torch
 
 from .interpret import HEAD_KINDS
-from .model import DecoderOnly, DecoderOnlyConfig
+from .model import DecoderOnly
 from .tasks import get_lm_task
-from .training import DecoderHistoryRow, DecoderRun, DecoderSettings, DecoderSnapshot
+from .training import (
+    DecoderHistoryRow,
+    DecoderRun,
+    DecoderSettings,
+    DecoderSnapshot,
+    decoder_config,
+)
 
 FORMAT = 1
-
-
-def _config(s: DecoderSettings, task) -> DecoderOnlyConfig:
-    """The model of a run with settings `s` (as `DecoderTrainer` builds it)."""
-    return DecoderOnlyConfig(
-        vocab_size=task.vocab_size,
-        n_positions=task.seq_len,
-        d_model=s.d_model,
-        n_heads=s.n_heads,
-        n_layers=s.n_layers,
-        mlp=s.mlp,
-        positions=s.positions,
-        init_std=s.init_std,
-        seed=s.seed,
-    )
 
 
 def _arrays(run: DecoderRun, prefix: str) -> dict[str, np.ndarray]:
@@ -92,7 +83,7 @@ def load_runs(path: str | Path) -> dict[int, DecoderRun]:
         p = f"{n_text}/"
         s = DecoderSettings(**settings)
         task = get_lm_task(s.task)
-        model = DecoderOnly(_config(s, task))  # seeded weights, replaced by the stored ones
+        model = DecoderOnly(decoder_config(s, task))  # seeded weights, replaced by the stored ones
         state = {k[len(p) + 6 :]: torch.from_numpy(v) for k, v in data.items()
                  if k.startswith(p + "param/")}  # fmt: skip
         model.load_state_dict(state)

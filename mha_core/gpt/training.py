@@ -112,6 +112,21 @@ def accuracy_on(model: DecoderOnly, batch: LMBatch) -> float:
     return acc
 
 
+def decoder_config(s: DecoderSettings, task) -> DecoderOnlyConfig:
+    """The model of a run with settings `s` on `task` (the trainer's, and a stored run's)."""
+    return DecoderOnlyConfig(
+        vocab_size=task.vocab_size,
+        n_positions=task.seq_len,
+        d_model=s.d_model,
+        n_heads=s.n_heads,
+        n_layers=s.n_layers,
+        mlp=s.mlp,
+        positions=s.positions,
+        init_std=s.init_std,
+        seed=s.seed,
+    )
+
+
 class DecoderTrainer(ChunkedTrainer):
     """A training run that advances in chunks; `train_decoder` runs one to the end."""
 
@@ -121,17 +136,7 @@ class DecoderTrainer(ChunkedTrainer):
     def __init__(self, settings: DecoderSettings) -> None:
         self.settings = s = settings
         self.task = get_lm_task(s.task)
-        self.config = DecoderOnlyConfig(
-            vocab_size=self.task.vocab_size,
-            n_positions=self.task.seq_len,
-            d_model=s.d_model,
-            n_heads=s.n_heads,
-            n_layers=s.n_layers,
-            mlp=s.mlp,
-            positions=s.positions,
-            init_std=s.init_std,
-            seed=s.seed,
-        )
+        self.config = decoder_config(s, self.task)
         self.model = DecoderOnly(self.config)
         self.optimizer = torch.optim.AdamW(
             self.model.parameters(), lr=s.lr, weight_decay=s.weight_decay, foreach=True

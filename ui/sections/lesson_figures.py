@@ -40,7 +40,7 @@ def _fig_why(station: str, q: quiz.Question, ctx: Context, trace, key: str):
     allowed = trace.allowed is None or trace.allowed[0, 0, f["q"]].numpy()
     uniform = np.where(allowed, 1.0 / f["n"], 0.0) * np.ones_like(row)
     a = _window(tok, f["q"])
-    fig = weights_compare(
+    return weights_compare(
         uniform[a : a + SHOWN],
         row[a : a + SHOWN],
         tok[a : a + SHOWN],
@@ -49,14 +49,13 @@ def _fig_why(station: str, q: quiz.Question, ctx: Context, trace, key: str):
         x_title=key_t,
         value_label=weight,
     )
-    return fig
 
 
 def _fig_qkv(station: str, q: quiz.Question, ctx: Context, trace, key: str):
     f, tok = q.facts, list(ctx.tokens)
     query_t, key_t = t("step.axis.query"), t("step.axis.key")
     a = _window(tok, f["q"])
-    fig = matrix_heatmap(
+    return matrix_heatmap(
         trace.scores[0, f["head"], a : a + SHOWN, a : a + SHOWN].numpy(),
         tok[a : a + SHOWN],
         tok[a : a + SHOWN],
@@ -68,14 +67,13 @@ def _fig_qkv(station: str, q: quiz.Question, ctx: Context, trace, key: str):
         value_label="q·k",
         highlight_row=f["q"] - a,
     )
-    return fig
 
 
 def _fig_scaling(station: str, q: quiz.Question, ctx: Context, trace, key: str):
     stats = compute.scaling_compute.dot_product_stats(
         compute.SPREAD_SAMPLES, ctx.settings.seed, "normal"
     )
-    fig = std_figure(
+    return std_figure(
         stats.d_k,
         stats.std,
         stats.theory,
@@ -90,7 +88,6 @@ def _fig_scaling(station: str, q: quiz.Question, ctx: Context, trace, key: str):
         y_title=t("scaling.std_axis"),
         height=360,
     )
-    return fig
 
 
 def _fig_softmax_mask(station: str, q: quiz.Question, ctx: Context, trace, key: str):
@@ -98,7 +95,7 @@ def _fig_softmax_mask(station: str, q: quiz.Question, ctx: Context, trace, key: 
     weight, query_t, key_t = t("attention.weight"), t("step.axis.query"), t("step.axis.key")
     source = trace if station == "softmax" else _causal(ctx)
     a = _window(tok, f["q"])
-    fig = viz.attention_heatmap(
+    return viz.attention_heatmap(
         source.weights[0, f["head"], a : a + SHOWN, a : a + SHOWN].numpy(),
         tok[a : a + SHOWN],
         title=t(f"lesson.{station}.fig", h=f["head"]),
@@ -106,7 +103,6 @@ def _fig_softmax_mask(station: str, q: quiz.Question, ctx: Context, trace, key: 
         x_title=key_t,
         y_title=query_t,
     )
-    return fig
 
 
 def _fig_heads(station: str, q: quiz.Question, ctx: Context, trace, key: str):
@@ -156,7 +152,7 @@ def _fig_addnorm(station: str, q: quiz.Question, ctx: Context, trace, key: str):
     stats = compute.residual_norm(ctx.tokens, cfg)
     y = stats.layer_normed[0]
     a = _window(tok)
-    fig = normalised_matrix(
+    return normalised_matrix(
         y[a : a + SHOWN].numpy(),
         tok[a : a + SHOWN],
         axis="rows",
@@ -167,14 +163,13 @@ def _fig_addnorm(station: str, q: quiz.Question, ctx: Context, trace, key: str):
         col_title=t("encoder_decoder.feature"),
         value_label=t("lesson.value"),
     )
-    return fig
 
 
 def _fig_transformer(station: str, q: quiz.Question, ctx: Context, trace, key: str):
     tok, cfg = list(ctx.tokens), ctx.config
     weight, query_t, key_t = t("attention.weight"), t("step.axis.query"), t("step.axis.key")
     a = _window(tok)
-    fig = viz.attention_heatmap(
+    return viz.attention_heatmap(
         compute.cross_weights(ctx.tokens, cfg)[:, a : a + SHOWN],
         list(compute.target_tokens()),
         tok[a : a + SHOWN],
@@ -183,14 +178,13 @@ def _fig_transformer(station: str, q: quiz.Question, ctx: Context, trace, key: s
         x_title=key_t,
         y_title=query_t,
     )
-    return fig
 
 
 def _fig_cost(station: str, q: quiz.Question, ctx: Context, trace, key: str):
     T = np.unique(np.geomspace(1, 4096, 25).astype(int))
     kv = 2 * ctx.settings.d_model * 4 * T
     scores = ctx.settings.n_heads * T.astype(float) ** 2 * 4
-    fig = curves(
+    return curves(
         T,
         [kv, scores],
         names=[t("lesson.cost.kv"), t("lesson.cost.scores")],
@@ -200,19 +194,17 @@ def _fig_cost(station: str, q: quiz.Question, ctx: Context, trace, key: str):
         log_y=True,
         integer_x=True,
     )
-    return fig
 
 
 def _fig_real(station: str, q: quiz.Question, ctx: Context, trace, key: str):
     f = q.facts
-    fig = share_grid(
+    return share_grid(
         f["shares"],
         title=t("lesson.real.fig"),
         layer_label=t("lesson.layer"),
         head_label=t("lesson.head"),
         value_label=t("lesson.share"),
     )
-    return fig
 
 
 def _fig_limits(station: str, q: quiz.Question, ctx: Context, trace, key: str):
@@ -220,7 +212,7 @@ def _fig_limits(station: str, q: quiz.Question, ctx: Context, trace, key: str):
     key_t = t("step.axis.key")
     mtok = list(compute.minilm(ctx.settings.text)[0])
     a = _window(mtok, f["top_w"])
-    fig = weights_compare(
+    return weights_compare(
         f["by_weight"][a : a + SHOWN],
         f["by_norm"][a : a + SHOWN],
         mtok[a : a + SHOWN],
@@ -229,7 +221,6 @@ def _fig_limits(station: str, q: quiz.Question, ctx: Context, trace, key: str):
         x_title=key_t,
         value_label=t("lesson.share"),
     )
-    return fig
 
 
 _FIGURES = {
