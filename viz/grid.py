@@ -23,6 +23,23 @@ def _block_axis(label: str, n: int, t: int) -> dict:
     }
 
 
+def mosaic_trace(z: np.ndarray, info: np.ndarray, hover: str, colorscale: str, zmax: float) -> dict:
+    """A mosaic's one heatmap trace: blocks of cells with NaN gaps (no hover there), each cell's
+    `info` as customdata, the colour bar under the mosaic, across its width (beside it, a
+    phone's mosaic of square cells was ~90 px tall next to a bar of ~360 px)."""
+    return {
+        "type": "heatmap",
+        "z": z,
+        "customdata": info,
+        "hovertemplate": hover,
+        "colorscale": named_colorscale(colorscale),
+        "zmin": 0.0,
+        "zmax": zmax,
+        "hoverongaps": False,
+        "colorbar": colorbar_below(),
+    }
+
+
 def _mosaic_cells(a: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """(L, nh, T, T) laid out as blocks with a one-cell NaN gap: the values, and each cell's
     [layer, head, query, key] (-1 in the gaps)."""
@@ -69,19 +86,8 @@ def layer_head_mosaic(
         "%{customdata[1]}<br>query %{customdata[2]} → key %{customdata[3]}<br>"
         f"{escape_label(value_label)} = %{{z:{EXACT}}}<extra></extra>"
     )
-    trace = {
-        "type": "heatmap",
-        "z": z,
-        "customdata": info,
-        "hovertemplate": hover,
-        "colorscale": named_colorscale(colorscale),
-        "zmin": 0.0,
-        "zmax": float(np.nanmax(a)) if zmax is None else zmax,
-        "hoverongaps": False,
-        # under the mosaic, across its width: beside it, a phone's mosaic (square cells, a few
-        # rows of heads) was ~90 px tall next to a bar of ~360 px
-        "colorbar": colorbar_below(),
-    }
+    zmax = float(np.nanmax(a)) if zmax is None else zmax
+    trace = mosaic_trace(z, info, hover, colorscale, zmax)
     layout = {
         "xaxis": {
             **_block_axis(head_label, nh, T),

@@ -8,7 +8,7 @@ import plotly.graph_objects as go
 
 from .axes import token_axis
 from .figure import figure, named_colorscale, outline, style
-from .grid import written_grid
+from .grid import mosaic_trace, written_grid
 from .heatmap import DEFAULT_PALETTE, EXACT
 from .labels import escape_label, escape_labels
 from .margins import COLORBAR_BELOW_PX, colorbar_below
@@ -56,17 +56,8 @@ def query_mosaic(
         f"{escape_label(key_label)} %{{customdata[1]}}{': %{text}' if named else ''}<br>"
         f"{escape_label(value_label)} = %{{z:{EXACT}}}<extra></extra>"
     )
-    trace = {
-        "type": "heatmap",
-        "z": z,
-        "customdata": info,
-        "hovertemplate": hover,
-        "colorscale": named_colorscale(DEFAULT_PALETTE),
-        "zmin": 0.0,
-        "zmax": float(np.nanmax(a)) if a.size else 1.0,
-        "hoverongaps": False,
-        "colorbar": colorbar_below(),
-    }
+    zmax = float(np.nanmax(a)) if a.size else 1.0
+    trace = mosaic_trace(z, info, hover, DEFAULT_PALETTE, zmax)
     if named:
         text = np.full((L, width), "", dtype=object)
         for c0 in starts:
