@@ -19,7 +19,7 @@ import streamlit as st
 
 import viz
 from mha_core.lessons import quiz
-from ui import controls, url, widgets
+from ui import controls, present, url, widgets
 from ui.compute import lesson as compute
 from ui.i18n import t
 from ui.numbers import num, size
@@ -650,7 +650,7 @@ def _set_pick(station: str, q: quiz.Question, fp: str) -> None:
 def station(stop: str, ctx: Context, fp: str) -> None:
     i = STATIONS.index(stop)
     st.subheader(f"{i + 1}. {t(f'lesson.{stop}.title')}")
-    st.markdown(intro_text(stop))
+    present.prose(intro_text(stop))
     try:
         q = question(stop, ctx)
     except NeedsMore as why:

@@ -26,7 +26,7 @@ from mha_core.transformer import (
     weights_bytes,
 )
 from ui import controls as ctl
-from ui import url, widgets
+from ui import present, url, widgets
 from ui.compute import train as compute
 from ui.compute.train import FinishedRun, LiveRun, TrainChoice
 from ui.i18n import t
@@ -112,7 +112,7 @@ def settle() -> None:
 def intro() -> None:
     task = TASKS[st.session_state[K_TASK]]
     alphabet = " ".join(task.alphabet)
-    st.write(t("train.intro", min_len=task.min_len, max_len=task.max_len, alphabet=alphabet))
+    present.prose(t("train.intro", min_len=task.min_len, max_len=task.max_len, alphabet=alphabet))
     st.caption(t("train.sidebar_note"))
 
 
