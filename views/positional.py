@@ -19,7 +19,7 @@ st.latex(
     r"PE_{(pos,\,2i+1)} = \cos\!\left(\frac{pos}{10000^{2i/d_{model}}}\right)"
 )
 _longest = float(positional_wavelengths(ss[K_D_MODEL])[-1])  # 2 pi 10000^((d - 2)/d)
-st.markdown(t("positional.symbols", d=ss[K_D_MODEL], longest=num(_longest, 3)))
+present.prose(t("positional.symbols", d=ss[K_D_MODEL], longest=num(_longest, 3)))
 
 
 def encoding() -> None:
