@@ -66,6 +66,11 @@ def projector(data: list[dict], layout: dict) -> None:
             tf["size"] = round(tf.get("size", BASE) * SCALE, 1)
             if isinstance(bar.get("title"), dict):
                 _grow_font(bar["title"], BASE)
+        text = trace.get("textfont")
+        if trace.get("type") == "scatter" and isinstance(text, dict) and text.get("size"):
+            # token labels beside points (Reading's lines and query/key map): grown as the height
+            # is, so that a column of them keeps its spacing
+            text["size"] = round(text["size"] * 1.25, 1)
         if trace.get("type") == "heatmap" and not _elongated(trace.get("z")):
             _square(trace, layout)
 

@@ -55,3 +55,14 @@ def test_the_diagrams_box_labels_keep_their_size():
     before = [a["font"]["size"] for a in boxed]
     projector(fig._data, fig._layout)
     assert boxed and [a["font"]["size"] for a in boxed] == before
+
+
+def test_the_lines_views_token_labels_grow_with_the_height():
+    from viz.reading import lines_view
+
+    w = np.random.default_rng(0).dirichlet(np.ones(4), size=(2, 4))  # (heads, T, T)
+    fig = lines_view(w, list("abcd"), heads=[0, 1])
+    before = [d["textfont"]["size"] for d in fig._data if d.get("textfont")]
+    projector(fig._data, fig._layout)
+    after = [d["textfont"]["size"] for d in fig._data if d.get("textfont")]
+    assert before and after == [round(s * 1.25, 1) for s in before]
