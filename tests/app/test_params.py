@@ -59,8 +59,7 @@ def test_a_pages_declarations_hold_together(page):
         if p.parse is None or p.key not in defaults or defaults[p.key] is None:
             continue
         text = url.text_of(defaults[p.key])  # the default as a link writes it reads back
-        if text:  # (an empty default: lesson.pick, "" until a station sets it)
-            assert p.parse(text) == defaults[p.key], (p.key, text)
+        assert p.parse(text) == defaults[p.key], (p.key, text)  # an empty default too
         if p.within is not None and p.within(settings) is not None:
             assert defaults[p.key] in p.within(settings), p.key
     assert all(p.default is not NO_DEFAULT or p.parse is not None for p in ps)

@@ -86,8 +86,9 @@ _NUMBERS = frozenset({"seed", "positional", "scale", "mask", "scoring", "station
 
 
 def parse_pick(raw: str) -> str:
-    """An option value of a link (checked against the station's options when drawn)."""
-    if not _VALUE.match(raw):
+    """An option value of a link (checked against the station's options when drawn); empty:
+    nothing picked yet, as a link of a station not yet answered writes it."""
+    if raw and not _VALUE.match(raw):
         raise ValueError(raw)
     return raw
 
