@@ -13,6 +13,9 @@ from ui.state import key
 STYLE = """<style>
 [data-testid="stMain"] [data-testid="stMarkdownContainer"] p,
 [data-testid="stMain"] [data-testid="stWidgetLabel"] p { font-size: 1.25rem; }
+[data-testid="stMain"] [data-testid="stCaptionContainer"],
+[data-testid="stMain"] [data-testid="stCaptionContainer"] p { font-size: 1.05rem; }
+[data-testid="stMain"] [data-baseweb="select"] div { font-size: 1.1rem; }
 [data-testid="stMain"] h1 { font-size: 3rem; }
 </style>"""
 

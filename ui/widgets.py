@@ -13,7 +13,7 @@ import viz
 from mha_core import MAX_TOKENS, AttentionConfig
 from mha_core.layer.export import trace_json, weights_csv
 from mha_core.layer.stats import HeadStats, head_focus, is_attention
-from ui import a11y, url
+from ui import a11y, present, url
 from ui.compute.attention import sentence_attention, tokenize
 from ui.i18n import t
 from ui.state import Settings
@@ -244,7 +244,7 @@ def focus_sentence(heads: dict, most: int = 3) -> str:
 def heading(key: str) -> None:
     """A section's title (string `key`) and the paragraph that introduces it (`key_intro`)."""
     st.subheader(t(key))
-    st.markdown(t(f"{key}_intro"))
+    present.prose(t(f"{key}_intro"))  # folded away in presentation mode
 
 
 GRID_FULL = 64  # heads drawn cell by cell up to this many tokens (16 x 64 x 64: ~0.3 MB)

@@ -4,14 +4,14 @@ grouped-query attention, the KV cache, window / sink / global masks, FlashAttent
 import streamlit as st
 
 from mha_core.layer import valid_kv_head_counts
-from ui import controls, widgets
+from ui import controls, present, widgets
 from ui.i18n import t
 from ui.page import clamp_to_tokens, open_page
 from ui.sections import efficient as sections
 
 settings = open_page("efficient", sections.PARAMS)
 ss = st.session_state
-st.markdown(t("efficient.intro"))
+present.prose(t("efficient.intro"))
 nh = settings.n_heads
 kv_options = valid_kv_head_counts(nh)
 # every view draws each head cell by cell: at most widgets.GRID_FULL tokens of them

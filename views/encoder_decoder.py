@@ -3,7 +3,7 @@ cross-attention, padding, Add & Norm and dropout in a small seeded encoder-decod
 
 import streamlit as st
 
-from ui import controls, url
+from ui import controls, present, url
 from ui.compute import encoder_decoder as compute
 from ui.i18n import t
 from ui.page import open_page
@@ -17,7 +17,7 @@ settings = open_page("encoder_decoder", sections.PARAMS)
 if trained.model_choice() == "trained":
     trained.trained(trained.train_run())
     url.stop()
-st.write(t("encoder_decoder.intro", seed=settings.seed))
+present.prose(t("encoder_decoder.intro", seed=settings.seed))
 st.caption(t("encoder_decoder.settings_note" if settings.positional else "encoder_decoder.no_pe"))
 
 # --- the sentences and the model ---------------------------------------------------------------

@@ -1,8 +1,6 @@
 """Lesson: a path of stations in the course's order, each a question before its live answer."""
 
-import streamlit as st
-
-from ui import widgets
+from ui import present, widgets
 from ui.compute.lesson import fingerprint
 from ui.i18n import t
 from ui.page import open_page
@@ -10,7 +8,7 @@ from ui.sections import lesson as sections
 from ui.sections.lesson import END, PARAMS
 
 settings = open_page("lesson", PARAMS)
-st.markdown(t("lesson.intro"))
+present.prose(t("lesson.intro"))
 stop = sections.navigation()
 tokens = widgets.sentence_tokens(settings)
 widgets.token_chips(tokens)

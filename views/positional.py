@@ -3,7 +3,7 @@
 import streamlit as st
 
 from mha_core.layer.positional import wavelengths as positional_wavelengths
-from ui import controls, widgets
+from ui import controls, present, widgets
 from ui.compute import positional as compute
 from ui.i18n import t
 from ui.numbers import num
@@ -13,13 +13,13 @@ from ui.sections.positional import K_D_MODEL, K_N_POSITIONS, K_VIEW, PARAMS, VIE
 
 settings = open_page("positional", PARAMS)
 ss = st.session_state
-st.markdown(t("positional.intro"))
+present.prose(t("positional.intro"))
 st.latex(
     r"PE_{(pos,\,2i)} = \sin\!\left(\frac{pos}{10000^{2i/d_{model}}}\right), \qquad "
     r"PE_{(pos,\,2i+1)} = \cos\!\left(\frac{pos}{10000^{2i/d_{model}}}\right)"
 )
 _longest = float(positional_wavelengths(ss[K_D_MODEL])[-1])  # 2 pi 10000^((d - 2)/d)
-st.markdown(t("positional.symbols", d=ss[K_D_MODEL], longest=num(_longest, 3)))
+present.prose(t("positional.symbols", d=ss[K_D_MODEL], longest=num(_longest, 3)))
 
 
 def encoding() -> None:

@@ -2,7 +2,7 @@
 
 import streamlit as st
 
-from ui import controls, url
+from ui import controls, present, url
 from ui.compute import pretrained as compute
 from ui.i18n import t
 from ui.page import open_page
@@ -16,7 +16,7 @@ if not settings.text.strip():
 with st.spinner(t("pretrained.loading")):
     cfg = compute.model().config
 L, nh = cfg.num_hidden_layers, cfg.num_attention_heads
-st.write(t("pretrained.intro", layers=L, heads=nh, d_model=cfg.hidden_size, d_k=cfg.d_k))
+present.prose(t("pretrained.intro", layers=L, heads=nh, d_model=cfg.hidden_size, d_k=cfg.d_k))
 pair = controls.text(  # a text area: "Press Ctrl+Enter to apply" stays under a short text
     t("pretrained.pair"), key=K_PAIR, limit=PAIR_CHARS, area=True, help=t("pretrained.pair_help")
 )

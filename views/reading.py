@@ -4,7 +4,7 @@ query/key map and "What does MiniLM look at?" over a corpus, for all-MiniLM-L6-v
 import streamlit as st
 
 from mha_core.interpret import FILTERS
-from ui import controls, url, widgets
+from ui import controls, present, url, widgets
 from ui.compute import pretrained
 from ui.compute import reading as compute
 from ui.i18n import t
@@ -30,7 +30,7 @@ L, nh = cfg.num_hidden_layers, cfg.num_attention_heads
 if not settings.text.strip():
     st.info(t("msg.empty"))
     url.stop()
-st.write(t("reading.intro", layers=L, heads=nh))
+present.prose(t("reading.intro", layers=L, heads=nh))
 text = settings.text
 tr = pretrained.run(text, None)
 tokens = list(tr.tokens)

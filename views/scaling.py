@@ -3,7 +3,7 @@
 import streamlit as st
 
 from mha_core.lessons.scaling import DISTRIBUTIONS
-from ui import controls, widgets
+from ui import controls, present, widgets
 from ui.i18n import t
 from ui.page import open_page
 from ui.sections import scaling as sections
@@ -11,13 +11,13 @@ from ui.sections.scaling import K_DISTRIBUTION, K_SAMPLES, K_VIEW, PARAMS, SAMPL
 
 ss = st.session_state
 settings = open_page("scaling", PARAMS)
-st.markdown(t("scaling.intro"))
+present.prose(t("scaling.intro"))
 st.latex(
     r"\mathrm{Var}(q\cdot k) = \sum_{i=1}^{d_k} \mathrm{Var}(q_i k_i) = d_k"
     r"\;\Rightarrow\; \mathrm{std}(q\cdot k) = \sqrt{d_k}, \qquad "
     r"\mathrm{std}\!\left(\frac{q\cdot k}{\sqrt{d_k}}\right) = 1"
 )
-st.caption(t("scaling.variance_why"))
+present.prose(t("scaling.variance_why"))
 
 # Only the open view is drawn: a sidebar step redraws one view's charts, not six.
 views = controls.enum_views("scaling.view", VIEWS, key=K_VIEW)

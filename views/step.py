@@ -2,7 +2,7 @@
 
 import streamlit as st
 
-from ui import controls, widgets
+from ui import controls, present, widgets
 from ui.compute.step import head_steps
 from ui.i18n import t
 from ui.page import open_page
@@ -40,7 +40,7 @@ tokens = widgets.sentence_tokens(settings)
 config = settings.config()
 T, C, nh, dk = len(tokens), config.d_model, config.n_heads, config.d_k
 
-st.write(t("step.intro"))
+present.prose(t("step.intro"))
 st.caption(t("step.random_note", seed=settings.seed))
 widgets.token_chips(tokens)
 

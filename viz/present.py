@@ -42,8 +42,11 @@ def projector(data: list[dict], layout: dict) -> None:
         _grow_font(layout["title"], 16)
     if isinstance(layout.get("legend"), dict):
         _grow_font(layout["legend"], BASE)
+    boxed = bool(layout.get("shapes"))
     for ann in layout.get("annotations") or []:
-        if isinstance(ann, dict):
+        # a label inside a drawn box (viz/diagram.py names them) keeps its size: the box does
+        # not grow, and a grown label ran out of it ("Linear → scores over the vocabulary")
+        if isinstance(ann, dict) and not (boxed and ann.get("name")):
             _grow_font(ann, BASE)
     axes = [k for k in layout if k.startswith(("xaxis", "yaxis"))]
     for k in axes:
@@ -63,8 +66,25 @@ def projector(data: list[dict], layout: dict) -> None:
             tf["size"] = round(tf.get("size", BASE) * SCALE, 1)
             if isinstance(bar.get("title"), dict):
                 _grow_font(bar["title"], BASE)
-        if trace.get("type") == "heatmap":
+        text = trace.get("textfont")
+        if trace.get("type") == "scatter" and isinstance(text, dict) and text.get("size"):
+            # token labels beside points (Reading's lines and query/key map): grown as the height
+            # is, so that a column of them keeps its spacing
+            text["size"] = round(text["size"] * 1.25, 1)
+        if trace.get("type") == "heatmap" and not _elongated(trace.get("z")):
             _square(trace, layout)
+
+
+MAX_ASPECT = 4  # square cells only up to 4:1; a 7 x 64 token-by-dimension map went 7 px high
+
+
+def _elongated(z) -> bool:
+    """Whether the matrix is too long or too wide for square cells (its row labels overlapped)."""
+    try:
+        rows, cols = len(z), len(z[0])
+    except (TypeError, IndexError, KeyError):
+        return False
+    return bool(rows and cols) and max(rows / cols, cols / rows) > MAX_ASPECT
 
 
 def _axis_key(ref: str | None, letter: str) -> str:

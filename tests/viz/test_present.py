@@ -36,3 +36,33 @@ def test_a_head_grid_is_squared_and_its_titles_grow():
     after = [a["font"]["size"] for a in fig._layout["annotations"]]
     assert after == [round(s * SCALE, 1) for s in sizes]
     assert any("scaleanchor" in v for k, v in fig._layout.items() if k.startswith("yaxis"))
+
+
+def test_a_long_token_by_dimension_map_keeps_its_own_aspect():
+    """Square cells on 7 x 64 made rows 7 px high and their token labels ran together (issue
+    #42's 1280 x 720 screenshot of Step, view 0); a square map is still squared."""
+    fig = viz.attention_heatmap(np.zeros((7, 64)), list("abcdefg"), [str(i) for i in range(64)])
+    projector(fig._data, fig._layout)
+    assert not any("scaleanchor" in v for k, v in fig._layout.items() if k.startswith("yaxis"))
+
+
+def test_the_diagrams_box_labels_keep_their_size():
+    """The box labels are inside boxes that do not grow: grown, they ran out of them."""
+    from viz.diagram import DIAGRAM_LABELS, block_diagram
+
+    fig = block_diagram(False, 2, {k: k for k in DIAGRAM_LABELS}, set())
+    boxed = [a for a in fig._layout["annotations"] if a.get("name")]
+    before = [a["font"]["size"] for a in boxed]
+    projector(fig._data, fig._layout)
+    assert boxed and [a["font"]["size"] for a in boxed] == before
+
+
+def test_the_lines_views_token_labels_grow_with_the_height():
+    from viz.reading import lines_view
+
+    w = np.random.default_rng(0).dirichlet(np.ones(4), size=(2, 4))  # (heads, T, T)
+    fig = lines_view(w, list("abcd"), heads=[0, 1])
+    before = [d["textfont"]["size"] for d in fig._data if d.get("textfont")]
+    projector(fig._data, fig._layout)
+    after = [d["textfont"]["size"] for d in fig._data if d.get("textfont")]
+    assert before and after == [round(s * 1.25, 1) for s in before]

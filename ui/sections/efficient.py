@@ -20,7 +20,7 @@ from mha_core.efficient import (
 )
 from mha_core.layer import valid_kv_head_counts
 from mha_core.layer.limits import MAX_HEADS
-from ui import controls, widgets
+from ui import controls, present, widgets
 from ui.compute import efficient as compute
 from ui.i18n import t
 from ui.numbers import num, size
@@ -129,7 +129,7 @@ def grouped(s: Sentence, n_kv: int) -> None:
         query_label=t("efficient.query_head"), kv_label=t("efficient.kv_head"),
     )  # fmt: skip
     widgets.plot(fig, key="efficient.gqa_fig")  # one chart: a heads step redraws one
-    st.caption(t("efficient.gqa_pooling", n_kv=n_kv))
+    present.prose(t("efficient.gqa_pooling", n_kv=n_kv))
     diff = "efficient.gqa_same" if n_kv == nh else "efficient.gqa_diff"
     st.info(t(diff, diff=num(g.max_diff_mha), sdpa=num(g.max_diff_sdpa), n_kv=n_kv, nh=nh))
 
@@ -316,7 +316,7 @@ def flash(s: Sentence) -> None:
     )  # fmt: skip
     widgets.plot(fig, key="efficient.tiles_fig")
     causal = s.causal  # what the mask hides is said only when there is one
-    st.caption(t("efficient.tiles_caption") + (t("efficient.tiles_causal") if causal else ""))
+    present.prose(t("efficient.tiles_caption") + (t("efficient.tiles_causal") if causal else ""))
     values = {"last": n - 1, "k0": k0, "k1": k1 - 1, "m": num(f.m[tile]), "l": num(f.l[tile]),
               "row": row, "token": s.tokens[row]}  # fmt: skip
     if tile == 0:

@@ -10,7 +10,7 @@ import streamlit as st
 import viz
 from mha_core import MAX_TOKENS, EncoderDecoderConfig
 from mha_core.lessons.encoder_decoder import DropoutComparison, PaddedBatch, PairAttention
-from ui import controls, widgets
+from ui import controls, present, widgets
 from ui.compute.attention import tokenize
 from ui.i18n import t
 from ui.numbers import num
@@ -148,13 +148,13 @@ def batch_controls(n_src: int, n_heads: int, part: str) -> tuple[int | None, int
 def part_intro(part: str, layer: int, norm_first: bool) -> None:
     """What the part shows, in a sentence or two, above its controls."""
     if part == "attention":
-        st.markdown(t(f"{P}.attn.text"))
+        present.prose(t(f"{P}.attn.text"))
     elif part == "padding":
-        st.markdown(t(f"{P}.pad.text"))
+        present.prose(t(f"{P}.pad.text"))
     elif part == "addnorm":
-        st.markdown(t(f"{P}.norm.text_pre" if norm_first else f"{P}.norm.text_post", layer=layer))
+        present.prose(t(f"{P}.norm.text_pre" if norm_first else f"{P}.norm.text_post", layer=layer))
     elif part == "dropout":
-        st.markdown(t(f"{P}.drop.text"))
+        present.prose(t(f"{P}.drop.text"))
 
 
 def _resample() -> None:
@@ -386,7 +386,7 @@ def add_norm(bv: PaddedBatch) -> None:
         where.markdown(stats)
     if min(float(ln_std.min()), float(bn.batch_std.min())) < 0.5:
         st.caption(t(f"{P}.norm.constant"))
-    st.caption(t(f"{P}.norm.why"))
+    present.prose(t(f"{P}.norm.why"))
 
 
 def dropout(dv: DropoutComparison, tokens: list[str], head: int, layer: int, seed: int) -> None:

@@ -14,7 +14,7 @@ import urllib.parse
 import streamlit as st
 
 from mha_core.lessons import quiz
-from ui import controls, url
+from ui import controls, present, url
 from ui.compute import lesson as compute
 from ui.i18n import t
 from ui.pages import BY_ID
@@ -253,7 +253,7 @@ def _set_pick(station: str, q: quiz.Question, fp: str) -> None:
 def station(stop: str, ctx: Context, fp: str) -> None:
     i = STATIONS.index(stop)
     st.subheader(f"{i + 1}. {t(f'lesson.{stop}.title')}")
-    st.markdown(intro_text(stop))
+    present.prose(intro_text(stop))
     try:
         q = question(stop, ctx)
     except NeedsMore as why:

@@ -15,7 +15,7 @@ import pandas as pd
 import streamlit as st
 
 import viz
-from ui import controls, state, url, widgets
+from ui import controls, present, state, url, widgets
 from ui.compute import llm as compute
 from ui.i18n import t
 from ui.numbers import num, size
@@ -86,7 +86,7 @@ def load():
 
 def intro(m) -> None:
     cfg = m.config
-    st.write(
+    present.prose(
         t(
             "llm.intro",
             layers=cfg.n_layers,

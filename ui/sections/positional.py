@@ -9,7 +9,7 @@ import streamlit as st
 from mha_core.layer import alibi_slopes, pair_rotation
 from mha_core.layer.positional import PositionalTable
 from mha_core.lessons.permutation import permutation_matrix, shuffle_permutation
-from ui import controls, url, widgets
+from ui import controls, present, url, widgets
 from ui.compute import positional as compute
 from ui.i18n import t
 from ui.numbers import num
@@ -89,7 +89,7 @@ def curves(table: PositionalTable, n_pos: int, d_model: int) -> None:
 def table(table: PositionalTable, n_pos: int, d_model: int) -> None:
     """The position x dimension table."""
     st.subheader(t("positional.heatmap"))
-    st.caption(t("positional.heatmap_caption"))
+    present.prose(t("positional.heatmap_caption"))
     fig = pviz.encoding_heatmap(
         table.pe,
         x_title=t("positional.dimension"),
@@ -339,10 +339,10 @@ def alibi(settings: Settings) -> None:
     widgets.head_grid(shown, tokens, titles=titles, colorscale="Blues_r", zmin=None,
                       value_label=t("positional.alibi_bias"),
                       key="positional.alibi_bias_fig")  # fmt: skip
-    st.caption(t("positional.alibi_bias_caption"))
+    present.prose(t("positional.alibi_bias_caption"))
     widgets.head_grid(weights, tokens, titles=titles, value_label=t("positional.weight"),
                       key="positional.alibi_fig")  # fmt: skip
-    st.caption(t("positional.alibi_heads_caption", nh=nh))
+    present.prose(t("positional.alibi_heads_caption", nh=nh))
 
 
 # --- the page's controls -----------------------------------------------------------------------

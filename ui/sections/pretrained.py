@@ -12,7 +12,7 @@ import streamlit as st
 
 import viz
 from mha_core import valid_head_counts
-from ui import controls, widgets
+from ui import controls, present, widgets
 from ui.compute import pretrained as compute
 from ui.i18n import t
 from ui.params import Param, Range, cut, index
@@ -73,7 +73,7 @@ def _mosaic_clicked() -> None:
 def mosaic(s: Shown, layer: int, head: int) -> None:
     """Every layer and head in one clickable mosaic, the picked one outlined."""
     st.subheader(t("pretrained.mosaic"))
-    st.caption(t("pretrained.mosaic_caption"))
+    present.prose(t("pretrained.mosaic_caption"))
     n_layers, n_heads, n, _ = s.attn.shape
     shown = min(n, MOSAIC_TOKENS)
     if shown < n:
@@ -124,7 +124,7 @@ def layer_stats(s: Shown, layer: int) -> None:
 def rehead(s: Shown, layer: int, d_model: int) -> None:
     """The same trained projections of a layer split into another number of heads."""
     st.subheader(t("pretrained.rehead", layer=layer))
-    st.caption(t("pretrained.rehead_intro"))
+    present.prose(t("pretrained.rehead_intro"))
     options = valid_head_counts(d_model)
     h_new = controls.select_slider(t("pretrained.rehead_heads"), options, key=K_REHEAD)
     re = compute.rehead_comparison(s.text, s.pair, layer, h_new, s.hide)

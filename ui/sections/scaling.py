@@ -11,7 +11,7 @@ from mha_core.lessons.scaling import (
     equivalent_temperature,
     temperature_grid,
 )
-from ui import controls, widgets
+from ui import controls, present, widgets
 from ui.compute import scaling as compute
 from ui.i18n import t
 from ui.numbers import num
@@ -128,7 +128,7 @@ def spread(settings: Settings, dist: str, n_samples: int, seed: int) -> None:
 def saturation(dist: str, n_samples: int, seed: int) -> None:
     """2. The unscaled softmax saturates as d_k grows: max weight, entropy, Jacobian norm."""
     st.subheader(t("scaling.sat_title"))
-    st.markdown(t("scaling.sat_intro"))
+    present.prose(t("scaling.sat_intro"))
     st.latex(
         r"\frac{\partial\, \mathrm{softmax}(z)_i}{\partial z_j} = p_i(\delta_{ij} - p_j), \qquad "
         r"\lVert J \rVert_F = \sqrt{\textstyle\sum_{i,j} J_{ij}^2}"
@@ -289,4 +289,4 @@ def _temperature(result, head: int, tokens: list[str], d_k: int, tau: float) -> 
         x_title=t("scaling.tau_axis"),
     )
     widgets.plot(fig, key="scaling.temp_curve_fig")
-    st.caption(t("scaling.temp_caption"))
+    present.prose(t("scaling.temp_caption"))

@@ -12,7 +12,7 @@ import streamlit as st
 
 import viz
 from mha_core.lessons.steps import HeadSteps
-from ui import widgets
+from ui import present, widgets
 from ui.i18n import t
 from ui.numbers import num
 from ui.params import DIM_INDEX, HEAD_INDEX, HEADS, TOKEN_INDEX, TOKENS, OneOf, Param, head_indices
@@ -143,7 +143,7 @@ def token_by_token(v: StepChoice, m, title, *, signed=True, palette=viz.DIVERGIN
 def input_x(s: HeadSteps, v: StepChoice) -> None:
     """Step 0: X = E + PE, the v.tokens as rows."""
     st.header(t("step.s0.title"))
-    st.markdown(t("step.s0.text" if s.positional else "step.s0.text_nope"))
+    present.prose(t("step.s0.text" if s.positional else "step.s0.text_nope"))
     st.latex(latex("x_pe" if s.positional else "x"))
     st.caption(t("step.s0.shapes", T=v.T, C=v.C))
     widgets.plot(token_by_dims(v, s.x.numpy(), _title("step.fig.x", T=v.T, C=v.C)), "step.fig.x")
@@ -165,9 +165,9 @@ def input_x(s: HeadSteps, v: StepChoice) -> None:
 def projections(s: HeadSteps, v: StepChoice) -> None:
     """Step 1: W_Q^h, W_K^h, W_V^h and Q_h, K_h, V_h."""
     st.header(t("step.s1.title"))
-    st.markdown(t("step.s1.text"))
+    present.prose(t("step.s1.text"))
     st.latex(latex("proj"))
-    st.markdown(t("step.s1.convention", start=v.h0, stop=v.h1 - 1, h=v.head))
+    present.prose(t("step.s1.convention", start=v.h0, stop=v.h1 - 1, h=v.head))
     st.caption(t("step.s1.shapes", T=v.T, C=v.C, d_k=v.d_k))
     st.caption(t("step.s1.bias_zero" if s.biases_zero else "step.s1.bias"))
     w_cols = st.columns(3)
@@ -205,12 +205,12 @@ def score_matrices(s: HeadSteps, v: StepChoice) -> None:
     st.header(t(f"step.s2.{title}"))
     factor = s.scale_factor / s.temperature
     if additive:
-        st.markdown(t("step.s2.additive_text", d_k=v.d_k))
+        present.prose(t("step.s2.additive_text", d_k=v.d_k))
         st.latex(latex("additive"))
         st.info(t("step.s2.additive_noscale"))
         st.caption(t("step.s2.additive_shapes", T=v.T, d_k=v.d_k))
     else:
-        st.markdown(t("step.s2.text"))
+        present.prose(t("step.s2.text"))
         if s.temperature != 1.0:
             st.latex(latex("score_temperature", temperature=s.temperature))
         else:
@@ -302,7 +302,7 @@ def _additive_parts(s: HeadSteps, v: StepChoice) -> None:
 def softmax(s: HeadSteps, v: StepChoice) -> None:
     """Step 3: softmax (each row sums to 1) and the weighted sum of the values."""
     st.header(t("step.s3.title"))
-    st.markdown(t("step.s3.text"))
+    present.prose(t("step.s3.text"))
     st.latex(
         latex("softmax" if s.additive is None and s.scale_factor != 1.0 else "softmax_generic")
     )
@@ -352,7 +352,7 @@ def softmax_and_sum(s: HeadSteps, v: StepChoice) -> None:
 def naive_sum(s: HeadSteps, v: StepChoice) -> None:
     """Before attention: the naive sum of values against attention, for the v.query."""
     st.subheader(t("step.naive.title"))
-    st.markdown(t("step.naive.text"))
+    present.prose(t("step.naive.text"))
     st.latex(latex("naive"))
     st.markdown(t("step.naive.detail", i=v.query, n=s.n_allowed))
     names = (t("step.naive.uniform"), t("step.naive.attention"))
@@ -392,7 +392,7 @@ def head_window(v: StepChoice) -> tuple[int, int]:
 def concatenation(s: HeadSteps, v: StepChoice) -> None:
     """Step 4: the heads side by side."""
     st.header(t("step.s4.title"))
-    st.markdown(t("step.s4.text", h=v.head, start=v.h0, stop=v.h1 - 1))
+    present.prose(t("step.s4.text", h=v.head, start=v.h0, stop=v.h1 - 1))
     st.latex(latex("concat", last=v.nh - 1))
     st.caption(t("step.s4.shapes", n_heads=v.nh, T=v.T, d_k=v.d_k, C=v.C))
     title = _title("step.fig.concat", T=v.T, C=v.C)
@@ -406,9 +406,9 @@ def concatenation(s: HeadSteps, v: StepChoice) -> None:
 def final_projection(s: HeadSteps, v: StepChoice) -> None:
     """Step 5: W_O and the final output."""
     st.header(t("step.s5.title"))
-    st.markdown(t("step.s5.text", h=v.head))
+    present.prose(t("step.s5.text", h=v.head))
     st.latex(latex("final"))
-    st.markdown(t("step.s5.convention"))
+    present.prose(t("step.s5.convention"))
     st.caption(t("step.s5.shapes", T=v.T, C=v.C))
     r0, r1 = head_window(v)
     if (r0, r1, v.d0, v.d1) != (0, v.C, 0, v.C):  # a window: say which rows and columns

@@ -26,7 +26,7 @@ from mha_core.transformer import (
     weights_bytes,
 )
 from ui import controls as ctl
-from ui import url, widgets
+from ui import present, url, widgets
 from ui.compute import train as compute
 from ui.compute.train import FinishedRun, LiveRun, TrainChoice
 from ui.i18n import t
@@ -112,7 +112,7 @@ def settle() -> None:
 def intro() -> None:
     task = TASKS[st.session_state[K_TASK]]
     alphabet = " ".join(task.alphabet)
-    st.write(t("train.intro", min_len=task.min_len, max_len=task.max_len, alphabet=alphabet))
+    present.prose(t("train.intro", min_len=task.min_len, max_len=task.max_len, alphabet=alphabet))
     st.caption(t("train.sidebar_note"))
 
 
@@ -247,7 +247,7 @@ def curves(fin: FinishedRun) -> None:
     # the steps run: after Stop the axis spanned the planned steps, most of it empty
     fig = _curve_figure(run.history_columns(), run.steps_done, t("train.fig.curves"))
     widgets.plot(fig, key="train.fig.curves")
-    st.caption(t("train.curves_note"))
+    present.prose(t("train.curves_note"))
     files = (
         ("weights", weights_bytes, "toy_transformer.safetensors", OCTETS),
         ("history", compute.history_csv, "training_history.csv", "text/csv"),
@@ -297,7 +297,7 @@ def _probe_heads(snap, task, n_layers: int, probe: tuple, key: str = "train.fig.
     shares = alignment(task, w, len(task.probe)) if kind == "cross" else None
     if shares is not None:
         titles = [t("train.head_title_share", h=h, share=f"{s:.2f}") for h, s in enumerate(shares)]
-    st.markdown(_hint(kind, task.name))
+    present.prose(_hint(kind, task.name))
     rows, cols = _axes(kind, *probe)
     _grid(w, rows, cols, titles, key)
 
@@ -309,7 +309,7 @@ def before_training(choice: TrainChoice) -> None:
     view = compute.untrained(choice)
     task = TASKS[choice.task]
     st.header(t("train.before.title"))
-    st.markdown(t("train.before.text", probe=" ".join(task.probe), seed=choice.seed))
+    present.prose(t("train.before.text", probe=" ".join(task.probe), seed=choice.seed))
     _probe_heads(view.snapshot, task, choice.n_layers, view.probe, key="train.fig.before")
 
 
@@ -318,12 +318,12 @@ def snapshots(fin: FinishedRun) -> None:
     heads aligned over the whole run."""
     run = fin.run
     st.header(t("train.snap.title"))
-    st.markdown(t("train.snap.text", probe=" ".join(run.task.probe)))
+    present.prose(t("train.snap.text", probe=" ".join(run.task.probe)))
     snapshot(fin)
     over_time = alignment_over_time(run)
     if over_time is not None:
         st.subheader(t("train.align.title"))
-        st.markdown(t(f"train.align.text.{run.task.name}"))
+        present.prose(t(f"train.align.text.{run.task.name}"))
         L, nh, _ = over_time.shape
         names = [t("train.align.name", layer=i, h=h) for i in range(L) for h in range(nh)]
         fig = alignment_curves(

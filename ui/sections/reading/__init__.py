@@ -12,7 +12,7 @@ import streamlit as st
 import viz
 from mha_core.interpret import CATEGORIES, FILTERS, FilteredAttention
 from mha_core.pretrained import BertConfig
-from ui import controls, widgets
+from ui import controls, present, widgets
 from ui.compute import reading as compute
 from ui.i18n import t
 from ui.numbers import num
@@ -162,7 +162,7 @@ def lines(s: Sentence, layer: int, filt: Filter) -> None:
     """BertViz's head view of the picked layer: several heads, a token picker, click a token."""
     tokens, n_heads = s.tokens, s.attentions.shape[1]
     st.subheader(t("reading.lines.title", layer=layer))
-    st.markdown(t("reading.lines.what"))
+    present.prose(t("reading.lines.what"))
     n = len(tokens)
     shown = min(n, LINES_TOKENS)
     c_heads, c_token, c_side = st.columns([2, 2, 1])
@@ -217,7 +217,7 @@ def weights_vs_norms(s: Sentence, layer: int, head: int, filt: Filter) -> None:
     """The same head under weights and under value-weighted norms, and per-layer shares."""
     text, tokens = s.text, s.tokens
     st.subheader(t("reading.norms.title", layer=layer, head=head))
-    st.markdown(t("reading.norms.what"))
+    present.prose(t("reading.norms.what"))
     weights = s.attentions[layer, head]  # (T, T)
     norms = compute.norm_shares(text, layer)[head]  # (T, T)
     left, right = st.columns(2)
@@ -240,7 +240,7 @@ def weights_vs_norms(s: Sentence, layer: int, head: int, filt: Filter) -> None:
             value_label=t("reading.share"),
         )
     st.markdown(f"**{t('reading.norms.layers_title')}**")
-    st.caption(t("reading.norms.layers_what"))
+    present.prose(t("reading.norms.layers_what"))
     w, n = compute.layer_shares(text)  # (n_categories, L) each
     cats = ("cls", "sep", "punct")
     idx = [CATEGORIES.index(c) for c in cats]
@@ -259,7 +259,7 @@ def rollout(s: Sentence, layer: int, filt: Filter) -> None:
     text, tokens = s.text, s.tokens
     st.subheader(t("reading.rollout.title", layer=layer))
     span = t("reading.rollout.span_one" if layer == 0 else "reading.rollout.span", layer=layer)
-    st.markdown(t("reading.rollout.what", layer=layer, span=span))
+    present.prose(t("reading.rollout.what", layer=layer, span=span))
     residual = controls.toggle(
         t("reading.rollout.residual"), key=K_RESIDUAL, help=t("reading.rollout.residual_help")
     )
@@ -287,7 +287,7 @@ def rollout(s: Sentence, layer: int, filt: Filter) -> None:
         )
     last = len(roll) - 1
     st.markdown(f"**{t('reading.rollout.feeds_title')}**")
-    st.caption(t("reading.rollout.feeds_what", layer=last))
+    present.prose(t("reading.rollout.feeds_what", layer=last))
     fig = token_bars(
         np.stack([roll[last, 0], roll[last].mean(axis=0)]),
         tokens,
@@ -312,7 +312,7 @@ def ablation(s: Sentence, layer: int, head: int, filt: Filter) -> None:
     """The layer x head importance map (click a cell) and the picked head's pattern."""
     text, tokens = s.text, s.tokens
     st.subheader(t("reading.ablation.title"))
-    st.markdown(t("reading.ablation.what"))
+    present.prose(t("reading.ablation.what"))
     n = len(tokens)
     asked = st.session_state.setdefault("reading._ablation_asked", [])
     if n > ABLATION_AUTO and text not in asked:

@@ -8,7 +8,7 @@ import pandas as pd
 import streamlit as st
 
 from mha_core.interpret import CLARK_2019, CLARK_2019_CITATION, CorpusStatistics
-from ui import widgets
+from ui import present, widgets
 from ui.compute import reading as compute
 from ui.i18n import t
 from viz.reading import share_bars
@@ -66,7 +66,7 @@ def corpus(sentences: tuple[str, ...]) -> None:
     """ "What does MiniLM look at?": the corpus pass behind a button (once per process), then the
     per-layer shares, the heads over one half, and Clark et al. (2019) beside them."""
     st.subheader(t("reading.corpus.title"))
-    st.markdown(t("reading.corpus.what", n=len(sentences)))
+    present.prose(t("reading.corpus.what", n=len(sentences)))
     stats = compute.corpus_ready(sentences)
     if stats is None:
         slot = st.empty()
@@ -85,7 +85,7 @@ def corpus(sentences: tuple[str, ...]) -> None:
         [[stats.layer_share(c, measure) for c in cats] for measure in ("weights", "norms")]
     )  # (2, 5, L)
     fig = share_figure(shares, cats)
-    st.caption(t("reading.corpus.fig_what"))
+    present.prose(t("reading.corpus.fig_what"))
     widgets.plot(fig, key="reading.fig.corpus")
 
     st.markdown(f"**{t('reading.corpus.heads_title')}**")
