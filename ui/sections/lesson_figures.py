@@ -12,11 +12,11 @@ from ui import widgets
 from ui.compute import lesson as compute
 from ui.i18n import t
 from ui.sections.lesson_text import Context, P
+from ui.sections.scaling import spread_figure
 from viz.efficient import curves
 from viz.induction import share_grid
 from viz.matrix import matrix_heatmap, weights_compare
 from viz.positional import shuffle_panel
-from viz.scaling import std_figure
 from viz.transformer import normalised_matrix
 
 SHOWN = widgets.GRID_FULL  # a figure draws at most this many tokens (the last ones)
@@ -73,21 +73,7 @@ def _fig_scaling(station: str, q: quiz.Question, ctx: Context, trace, key: str):
     stats = compute.scaling_compute.dot_product_stats(
         compute.SPREAD_SAMPLES, ctx.settings.seed, "normal"
     )
-    return std_figure(
-        stats.d_k,
-        stats.std,
-        stats.theory,
-        stats.scaled_std,
-        stats.scaled_theory,
-        names=(
-            t("scaling.std_measured"),
-            t("scaling.std_theory"),
-            t("scaling.std_scaled"),
-            t("scaling.std_scaled_theory"),
-        ),
-        y_title=t("scaling.std_axis"),
-        height=360,
-    )
+    return spread_figure(stats, height=360)
 
 
 def _fig_softmax_mask(station: str, q: quiz.Question, ctx: Context, trace, key: str):

@@ -59,25 +59,21 @@ PARAMS = (
 ss = st.session_state
 
 
+def spread_figure(stats, **kw):
+    """std(q.k) against d_k, measured and in theory, before and after the scaling (this page's
+    chart, and the lesson's)."""
+    names = ("std_measured", "std_theory", "std_scaled", "std_scaled_theory")
+    return sviz.std_figure(
+        stats.d_k, stats.std, stats.theory, stats.scaled_std, stats.scaled_theory,
+        names=tuple(t(f"scaling.{n}") for n in names), y_title=t("scaling.std_axis"), **kw,
+    )  # fmt: skip
+
+
 def spread(settings: Settings, dist: str, n_samples: int, seed: int) -> None:
     """1. std(q.k) grows as sqrt(d_k) and is ~1 after scaling, measured by sampling."""
     st.subheader(t("scaling.std_title"))
     stats = compute.dot_product_stats(n_samples, seed, dist)
-    fig = sviz.std_figure(
-        stats.d_k,
-        stats.std,
-        stats.theory,
-        stats.scaled_std,
-        stats.scaled_theory,
-        names=(
-            t("scaling.std_measured"),
-            t("scaling.std_theory"),
-            t("scaling.std_scaled"),
-            t("scaling.std_scaled_theory"),
-        ),
-        x_title="d_k",
-        y_title=t("scaling.std_axis"),
-    )
+    fig = spread_figure(stats, x_title="d_k")
     widgets.plot(fig, key="scaling.std_fig")
     errors = stats.relative_error()
     worst = int(errors.argmax())
