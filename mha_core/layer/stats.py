@@ -250,22 +250,21 @@ def is_attention(weights, tol: float = 1e-3) -> bool:
 def head_focus(weights) -> list[HeadFocus]:
     """For each head of attention weights (nh, Tq, Tk): the place its rows weigh most on average.
 
-    Candidates: w_ii ("self"), w_i,i-1 ("previous", rows i >= 1), w_i,i+1 ("next", rows i < T-1)
-    when Tq == Tk, and each key column j ("key", every row), each the mean over the rows that
-    attend somewhere (and have that key). A tie goes to the earlier candidate in that order, so a
-    one-token sentence is "self". Rows that are all zero are left out."""
+    Candidates: w_ii ("self"), w_i,i-1 ("previous"), w_i,i+1 ("next") when Tq == Tk, as
+    `position_shares` reads them (the head statistics' one definition: a row without that
+    neighbour counts 0), and each key column j ("key"), each a mean over the rows that attend
+    somewhere. A tie goes to the earlier candidate in that order, so a one-token sentence is
+    "self". Rows that are all zero are left out."""
     w = _as_numpy(weights)  # (nh, Tq, Tk)
     nh, t_q, t_k = w.shape
     valid = w.sum(axis=-1) > 0.5  # (nh, Tq)
     out = []
     for h in range(nh):
         cands: list[tuple[float, str, int | None]] = []
-        if t_q == t_k:
-            for kind, off in (("self", 0), ("previous", -1), ("next", 1)):
-                diag = np.diagonal(w[h], offset=off)  # rows max(0, -off) .. ; length T - |off|
-                rows = valid[h, max(0, -off) : max(0, -off) + diag.size]
-                if rows.any():
-                    cands.append((float(diag[rows].mean()), kind, None))
+        if t_q == t_k and valid[h].any():
+            shares = position_shares(w[h], valid[h])  # (4,) self, previous, next, first
+            for kind, share in zip(("self", "previous", "next"), shares[:3], strict=False):
+                cands.append((float(share), kind, None))
         if valid[h].any():
             cols = w[h][valid[h]].mean(axis=0)  # (Tk,)
             j = int(np.argmax(cols))

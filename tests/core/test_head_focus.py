@@ -24,15 +24,18 @@ def test_textbook_heads_are_named_by_their_pattern_and_weight():
     first[:, 2] = 1.0  # every row on token 2
     w = np.stack([_shifted(T, -1), _shifted(T, 0), _shifted(T, 1), first])
     got = [(f.kind, f.key, f.weight) for f in head_focus(w)]
-    assert got == [("previous", None, 1.0), ("self", None, 1.0), ("next", None, 1.0),
-                   ("key", 2, 1.0)]  # fmt: skip
+    # a perfect previous (next) head reads (T-1)/T: its first (last) row has no such neighbour
+    edge = (T - 1) / T
+    assert got == [("previous", None, pytest.approx(edge)), ("self", None, 1.0),
+                   ("next", None, pytest.approx(edge)), ("key", 2, 1.0)]  # fmt: skip
 
 
 def test_the_weight_is_the_mean_over_the_rows_that_have_that_place():
     w = np.full((1, 4, 4), 0.25)
     w[0, 1:] = [[0.7, 0.1, 0.1, 0.1], [0.1, 0.7, 0.1, 0.1], [0.1, 0.1, 0.7, 0.1]]  # previous
     (f,) = head_focus(w)
-    assert f.kind == "previous" and f.weight == pytest.approx(0.7)
+    # one definition with the statistics table: row 0 has no previous token and counts 0
+    assert f.kind == "previous" and f.weight == pytest.approx(0.7 * 3 / 4)
     stats = head_stats(w)
     assert f.weight == pytest.approx(stats.prev_share[0])  # the statistic the page tabulates
 
