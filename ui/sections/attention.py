@@ -81,9 +81,11 @@ def weights_switch() -> str:
         )
         random = mode == "random"
         n_layers = weights.N_LAYERS.get(mode, weights.MINILM_LAYERS)
-        layer = controls.selectbox(
+        # not drawn for random weights, only noted: a disabled picker's greyed label fails
+        # WCAG's text contrast (axe), as the colour controls did
+        layer = st.session_state.get(K_LAYER, 0) if random else controls.selectbox(
             t(f"attention.layer.{'llm' if mode == 'llm' else 'minilm'}"), range(n_layers),
-            key=K_LAYER, where=c_layer, disabled=random,
+            key=K_LAYER, where=c_layer,
         )  # fmt: skip
         if random:
             c_switch.markdown(t("attention.switch.random"))
