@@ -200,8 +200,10 @@ def contribution_bars(
         "marker": {"color": colors},
         "hovertemplate": f"%{{y:{EXACT}}}<extra>{escape_label(value_label)}</extra>",
     }
+    # upright: slanted at -45 degrees, the 12 labels of a 2-layer model (4 heads) ran into each
+    # other on a phone (~23 px a bar), as the head grids' key labels did (viz/heads.py)
     layout = {
-        "xaxis": {"tickvals": list(range(len(labels))), "ticktext": labels, "tickangle": -45},
+        "xaxis": {"tickvals": list(range(len(labels))), "ticktext": labels, "tickangle": -90},
         "yaxis": {"title": {"text": escape_label(value_label)}, "zeroline": True},
     }
     return figure([trace], style(layout, height=height or 380, title=title))

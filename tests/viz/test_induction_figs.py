@@ -51,6 +51,7 @@ def test_contribution_bars_end_with_the_sum():
     y = np.asarray(fig.data[0].y)
     np.testing.assert_allclose(y, [1.0, -0.25, 0.75])
     assert list(fig.layout.xaxis.ticktext) == ["a", "b", "sum"]
+    assert fig.layout.xaxis.tickangle == -90  # upright: slanted ones ran together on a phone
 
 
 @pytest.mark.parametrize("layers", [1, 2, 6])
