@@ -31,8 +31,16 @@ def _wait_more(pg, what: str, than: int, timeout: float = 60_000) -> int:
                 '[data-testid=stProgress] [role=progressbar]');
                 const v = b ? Number(b.getAttribute('aria-valuenow')) : -1;
                 return v > n ? v : null; }""",
-            "curve": """(n) => { const g = document.querySelector('.js-plotly-plot');
-                const v = g && g._fullData && g._fullData[0] ? g._fullData[0].x.length : -1;
+            # the live curve by its title: right after Train the first chart on the page can
+            # still be the untrained heads' grid (a heatmap, no x), and a chart remounting has
+            # no data yet: both are "not yet", never an error
+            "curve": """(n) => { const g = [...document.querySelectorAll('.js-plotly-plot')]
+                .find(g => { const l = g._fullLayout || {};
+                    const texts = [l.title && l.title.text,
+                        ...(l.annotations || []).map(a => a.text)];
+                    return texts.some(s => (s || '').startsWith('Loss and accuracy so far')); });
+                const d = g && g._fullData && g._fullData[0];
+                const v = d && d.x ? d.x.length : -1;
                 return v > n ? v : null; }""",
         }[what],
         arg=than,
