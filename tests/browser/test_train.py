@@ -31,8 +31,16 @@ def _wait_more(pg, what: str, than: int, timeout: float = 60_000) -> int:
                 '[data-testid=stProgress] [role=progressbar]');
                 const v = b ? Number(b.getAttribute('aria-valuenow')) : -1;
                 return v > n ? v : null; }""",
-            "curve": """(n) => { const g = document.querySelector('.js-plotly-plot');
-                const v = g && g._fullData && g._fullData[0] ? g._fullData[0].x.length : -1;
+            # the live curve by its title: right after Train the first chart on the page can
+            # still be the untrained heads' grid (a heatmap, no x), and a chart remounting has
+            # no data yet: both are "not yet", never an error
+            "curve": """(n) => { const g = [...document.querySelectorAll('.js-plotly-plot')]
+                .find(g => { const l = g._fullLayout || {};
+                    const texts = [l.title && l.title.text,
+                        ...(l.annotations || []).map(a => a.text)];
+                    return texts.some(s => (s || '').startsWith('Loss and accuracy so far')); });
+                const d = g && g._fullData && g._fullData[0];
+                const v = d && d.x ? d.x.length : -1;
                 return v > n ? v : null; }""",
         }[what],
         arg=than,
@@ -133,12 +141,13 @@ def test_live_training_survives_a_rerun_and_stops(app_url, page, tmp_path):
     expect(page.get_by_role("button", name="Stop", exact=True)).to_be_disabled()
 
     # the snapshots can be scrubbed: the step, the loss and the heads change together
+    # the caption counts the steps run, not the 3000 planned (issue #42): "Step k of k trained"
     label = "Training step of the snapshot"
-    caption = page.get_by_text(re.compile(r"^Step \d+ of 3000 · loss on the probe"))
-    expect(caption).to_have_text(re.compile(rf"^Step {k} of 3000"))
+    caption = page.get_by_text(re.compile(r"^Step \d+ of \d+ trained · loss on the probe"))
+    expect(caption).to_have_text(re.compile(rf"^Step {k} of {k} trained · loss on the probe"))
     last = eventually(lambda: _drawn_grid(page))
     _slider_to(page, label, "Home")
-    page.get_by_text(re.compile(r"^Step 0 of 3000 · loss on the probe")).wait_for()
+    page.get_by_text(re.compile(rf"^Step 0 of {k} trained · loss on the probe")).wait_for()
 
     def step_0_drawn():  # the grid is redrawn after the caption
         first = _grid_first_head(page, "head 0 ·")
@@ -146,7 +155,7 @@ def test_live_training_survives_a_rerun_and_stops(app_url, page, tmp_path):
 
     eventually(step_0_drawn)
     _slider_to(page, label, "End")
-    page.get_by_text(re.compile(rf"^Step {k} of 3000 · loss on the probe")).wait_for()
+    page.get_by_text(re.compile(rf"^Step {k} of {k} trained · loss on the probe")).wait_for()
     assert page.dialogs == []
     page.set_viewport_size({"width": 1400, "height": 3600})  # the main column scrolls inside
     page.wait_for_timeout(500)
