@@ -4,25 +4,15 @@ has one, in the URL (`weights=`), its attentions equal to the core's prediction 
 from __future__ import annotations
 
 import numpy as np
-import pytest
 
 from mha_core.transformer.prediction import predict
 from tests.helpers.app import figure, make_app, page_text, rerun, run_app
 from tests.helpers.grid import grid_heads
-from ui.compute.train import LiveRun, TrainChoice
 from ui.sections.encoder_decoder_trained import K_MODEL
 from ui.strings import STRINGS
 
 PAGE = "views/encoder_decoder.py"
 EN, ZH = STRINGS["en"], STRINGS["zh"]
-
-
-@pytest.fixture(scope="module")
-def small_run():
-    live = LiveRun.start(TrainChoice(steps=40))
-    while not live.done:
-        live.advance()
-    return live.finish()
 
 
 def test_without_a_trained_model_no_choice_and_a_link_says_so():

@@ -51,15 +51,6 @@ def _reference(steps=6, **kw):
     return train_toy(**dataclasses.asdict(choice), snapshot_every=choice.snapshot_every)
 
 
-@pytest.fixture(scope="module")
-def small_run():
-    """A finished 40-step run of the page's defaults (about a second)."""
-    live = LiveRun.start(TrainChoice(steps=40))
-    while not live.done:
-        live.advance()
-    return live.finish()
-
-
 # --- before training --------------------------------------------------------------------------
 def test_defaults_are_train_toys_and_nothing_trains_before_the_button():
     at = run_app(PAGE)
