@@ -207,7 +207,15 @@ def sentence(settings: Settings) -> None:
         url.stop()
     if settings.mask == "causal":
         st.caption(t("positional.shuffle_causal"))
+    head = _shuffle_controls(settings)
+    perm = shuffle_permutation(len(tokens), int(ss[K_SHUFFLE_SEED]))
+    _permutation(tokens, perm)
+    for positional in (False, True):
+        _shuffled_panels(settings, tokens, perm, head, positional)
 
+
+def _shuffle_controls(settings: Settings) -> int:
+    """The shuffle's seed, the reshuffle button and the head picker; returns the head."""
     c1, c2, c3 = st.columns([2, 1, 2], vertical_alignment="bottom")
     controls.number_input(
         t("positional.shuffle_seed"),
@@ -218,7 +226,7 @@ def sentence(settings: Settings) -> None:
         where=c1,
     )
     c2.button(t("positional.reshuffle"), key="positional.reshuffle", on_click=_reshuffle)
-    head = controls.selectbox(
+    return controls.selectbox(
         t("positional.head"),
         list(range(settings.n_heads)),
         key=K_HEAD,
@@ -227,7 +235,9 @@ def sentence(settings: Settings) -> None:
         where=c3,
     )
 
-    perm = shuffle_permutation(len(tokens), int(ss[K_SHUFFLE_SEED]))
+
+def _permutation(tokens: list[str], perm: np.ndarray) -> None:
+    """The permutation as a list (new position <- old position) and as the matrix P."""
     shuffled = [tokens[i] for i in perm]
     st.markdown(t("positional.perm", perm=", ".join(map(str, perm.tolist()))))
     st.code(
@@ -247,36 +257,41 @@ def sentence(settings: Settings) -> None:
     )
     widgets.plot(fig, key="positional.perm_fig")
 
+
+def _shuffled_panels(
+    settings: Settings, tokens: list[str], perm: np.ndarray, head: int, positional: bool
+) -> None:
+    """A, A on the shuffled sentence and P A P^T for one head, with or without PE, and whether
+    the last two agree."""
     titles = (t("positional.panel_a"), t("positional.panel_shuffled"), t("positional.panel_pap"))
-    for positional in (False, True):
-        config = settings.config(positional=positional, mask="none")
-        result = compute.shuffle_attention(tuple(tokens), config, tuple(int(i) for i in perm))
-        st.markdown("#### " + t("positional.with_pe" if positional else "positional.without_pe"))
-        panels = (result.weights[head], result.shuffled_weights[head], result.predicted[head])
-        zmax = max(float(np.max(m)) for m in panels)  # one colour scale for the three
-        labels = (tokens, result.shuffled_tokens, result.shuffled_tokens)
-        # one chart per matrix in columns: side by side on a wide screen, stacked on a phone
-        for c, (m, lab, title, col) in enumerate(zip(panels, labels, titles, st.columns(3))):
-            fig = pviz.shuffle_panel(
-                m,
-                lab,
-                title=title,
-                zmax=zmax,
-                value_label=t("positional.weight"),
-                x_title=t("positional.key"),
-                y_title=t("positional.query"),
-                colorbar=c == len(panels) - 1,  # one bar for the three, under the last
-            )
-            widgets.plot(fig, key=f"positional.shuffle_fig_{int(positional)}_{c}", where=col)
-        same = result.max_abs_diff < SAME_TOL
-        st.markdown(
-            t(
-                "positional.verdict_same" if same else "positional.verdict_changed",
-                diff=num(result.max_abs_diff),
-                heads=settings.n_heads,
-                tol=num(SAME_TOL),
-            )
+    config = settings.config(positional=positional, mask="none")
+    result = compute.shuffle_attention(tuple(tokens), config, tuple(int(i) for i in perm))
+    st.markdown("#### " + t("positional.with_pe" if positional else "positional.without_pe"))
+    panels = (result.weights[head], result.shuffled_weights[head], result.predicted[head])
+    zmax = max(float(np.max(m)) for m in panels)  # one colour scale for the three
+    labels = (tokens, result.shuffled_tokens, result.shuffled_tokens)
+    # one chart per matrix in columns: side by side on a wide screen, stacked on a phone
+    for c, (m, lab, title, col) in enumerate(zip(panels, labels, titles, st.columns(3))):
+        fig = pviz.shuffle_panel(
+            m,
+            lab,
+            title=title,
+            zmax=zmax,
+            value_label=t("positional.weight"),
+            x_title=t("positional.key"),
+            y_title=t("positional.query"),
+            colorbar=c == len(panels) - 1,  # one bar for the three, under the last
         )
+        widgets.plot(fig, key=f"positional.shuffle_fig_{int(positional)}_{c}", where=col)
+    same = result.max_abs_diff < SAME_TOL
+    st.markdown(
+        t(
+            "positional.verdict_same" if same else "positional.verdict_changed",
+            diff=num(result.max_abs_diff),
+            heads=settings.n_heads,
+            tol=num(SAME_TOL),
+        )
+    )
 
 
 # --- what today's models use instead: RoPE and ALiBi -------------------------------------------
