@@ -243,6 +243,9 @@ def latency(browser, servers: dict, pages: list[str], steps: int, quiet: int):
         )
 
 
+CODES = "[...document.querySelectorAll('[data-testid=stMain] [data-testid=stCode]')]"
+
+
 def first_token(browser, app_url: str, rounds: int) -> None:
     """The llm page on a warm server (the model loaded by the page's first run): a question
     typed into the box, then Generate clicked, until the answer's first token is painted (the
@@ -260,11 +263,15 @@ def first_token(browser, app_url: str, rounds: int) -> None:
     for question in QUESTIONS[:rounds]:
         page.wait_for_function(SETTLED, arg=[1000, 1], timeout=120_000, polling=50)
         box.fill(question)  # typed, not yet committed
+        before = page.evaluate(f"() => {CODES}.map(c => c.innerText.trim())")
         t0 = time.perf_counter()
         generate.click()
+        # a code block with a text not on the page before: the new answer (the last answer's
+        # block stays on the page until the new run replaces it)
         page.wait_for_function(
-            "() => [...document.querySelectorAll('[data-testid=stMain] [data-testid=stCode]')]"
-            ".some(c => c.innerText.trim().length > 0)",
+            f"before => {CODES}.some(c => {{ const s = c.innerText.trim();"
+            " return s.length > 0 && !before.includes(s); })",
+            arg=before,
             timeout=120_000,
             polling=10,
         )

@@ -17,7 +17,7 @@ import numpy as np
 import torch
 
 from ..transformer.symbols import InputProblem, read_symbols
-from ..transformer.threads import TRAIN_THREADS, _torch_threads
+from ..transformer.threads import TRAIN_THREADS, torch_threads
 from .model import DecoderOnly
 from .tasks import InductionTask
 
@@ -152,7 +152,7 @@ def model_sink_share(
 ) -> np.ndarray:
     """(L, nh) `sink_share` of a trained decoder (key 0 is <bos>) on n of its task's sequences."""
     batch = task.sample(n, seed)
-    with _torch_threads(TRAIN_THREADS):
+    with torch_threads(TRAIN_THREADS):
         return sink_share(model(batch.tokens).weights)
 
 
@@ -196,7 +196,7 @@ def next_token(
     if isinstance(symbols, InputProblem):
         return symbols
     ids = task.encode(symbols)  # (T,)
-    with _torch_threads(TRAIN_THREADS):
+    with torch_threads(TRAIN_THREADS):
         parts = direct_logit_attribution(model, ids)
         weights = model(ids).weights[0].numpy()  # (L, nh, T, T)
     logits = torch.from_numpy(parts.logits[-1])  # (V,) after the last typed symbol

@@ -22,7 +22,7 @@ import numpy as np
 import torch
 import torch.nn.functional as F
 
-from ..transformer.threads import TRAIN_THREADS, _torch_threads
+from ..transformer.threads import TRAIN_THREADS, torch_threads
 from ..transformer.trainer import ChunkedTrainer, RunHistory, StepProgress, TrainingSettings
 from .interpret import HEAD_KINDS, head_scores
 from .model import DecoderOnly, DecoderOnlyConfig
@@ -183,7 +183,7 @@ class DecoderRun(RunHistory):
     @cached_property
     def accuracy(self) -> float:
         """Next-token accuracy on the predictable tokens of 1000 fresh sequences."""
-        with _torch_threads(TRAIN_THREADS):
+        with torch_threads(TRAIN_THREADS):
             return accuracy_on(self.model, self.task.sample(1000, FRESH_SEED))
 
     def head_scores(self, kind: str, n: int = 256, seed: int = FRESH_SEED) -> np.ndarray:
@@ -197,7 +197,7 @@ class DecoderRun(RunHistory):
         batch = self.task.scoring_sample(n, seed)
         was = self.model.training
         self.model.eval()
-        with torch.no_grad(), _torch_threads(TRAIN_THREADS):
+        with torch.no_grad(), torch_threads(TRAIN_THREADS):
             w = self.model(batch.tokens).weights  # (B, L, nh, T, T)
             scores = head_scores(w, batch.tokens, kind)
         self.model.train(was)

@@ -14,7 +14,7 @@ import torch
 
 from .model import greedy_decode
 from .symbols import InputProblem, read_symbols
-from .threads import TRAIN_THREADS, _torch_threads
+from .threads import TRAIN_THREADS, torch_threads
 from .toy_tasks import BOS, EOS, ToyTask, mirror_index
 from .training import ToyRun
 
@@ -35,7 +35,7 @@ def evaluate(run: ToyRun, n: int = 1000, seed: int = 1234) -> float:
     batch = task.sample(n, seed)
     was_training = model.training
     model.eval()
-    with _torch_threads(TRAIN_THREADS):
+    with torch_threads(TRAIN_THREADS):
         ys = greedy_decode(
             model, batch.src, BOS, task.width, src_key_padding_mask=batch.src_pad, eos_id=EOS
         )  # (B, 1 + m)
@@ -80,7 +80,7 @@ def predict(run: ToyRun, text_or_symbols: str | Sequence[str]) -> Prediction:
     src = torch.tensor([task.encode(symbols) + [EOS]])  # (1, S)
     was_training = model.training
     model.eval()
-    with _torch_threads(TRAIN_THREADS):
+    with torch_threads(TRAIN_THREADS):
         ys = greedy_decode(model, src, BOS, task.width, eos_id=EOS)  # (1, 1 + m)
         gen = ys[0, 1:].tolist()
         k = gen.index(EOS) if EOS in gen else len(gen)  # rows that produced a symbol

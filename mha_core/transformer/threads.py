@@ -8,16 +8,16 @@ from collections.abc import Iterator
 
 import torch
 
-TRAIN_THREADS = 1  # torch intra-op threads while training (see `_torch_threads`)
+TRAIN_THREADS = 1  # torch intra-op threads while training (see `torch_threads`)
 
 _threads_lock = threading.Lock()
-_threads_users = 0  # threads inside `_torch_threads` right now
+_threads_users = 0  # threads inside `torch_threads` right now
 _threads_saved = 0  # the count before the first of them entered
 _threads_local = threading.local()  # per-thread nesting depth
 
 
 @contextlib.contextmanager
-def _torch_threads(n: int | None) -> Iterator[None]:
+def torch_threads(n: int | None) -> Iterator[None]:
     """Run torch ops with n intra-op threads, then restore the previous count.
 
     The tensors here are tiny (64 x 9 x 64): a second thread buys nothing, and on a busy

@@ -22,7 +22,7 @@ from typing import Any, NamedTuple
 
 import torch
 
-from .threads import TRAIN_THREADS, _torch_threads
+from .threads import TRAIN_THREADS, torch_threads
 
 
 def warmup_cosine(step: int, lr: float, warmup: int, steps: int) -> float:
@@ -105,7 +105,7 @@ class ChunkedTrainer:
         self._history: list = []
         self._elapsed = 0.0
         self._stopped = False
-        with _torch_threads(TRAIN_THREADS):
+        with torch_threads(TRAIN_THREADS):
             self._snapshots: dict = {0: self._snapshot(0)}
 
     # --- what a subclass says ----------------------------------------------------------------
@@ -160,7 +160,7 @@ class ChunkedTrainer:
         """
         if n is not None and (not isinstance(n, int) or isinstance(n, bool) or n < 0):
             raise ValueError(f"n must be a whole number of steps >= 0, got {n!r}")
-        with _torch_threads(TRAIN_THREADS):
+        with torch_threads(TRAIN_THREADS):
             return self._advance(n, on_step)
 
     def _advance(self, n: int | None, on_step) -> bool:

@@ -30,11 +30,15 @@ from mha_core.llm import (
     load_llm,
     logit_lens,
 )
+from mha_core.transformer.threads import torch_threads
 
 MAX_TOKENS = 512  # the views over the text read at most this many tokens
 QUESTION_TOKENS = 400  # the question's own tokens (the template adds ~30, the answer <= 64)
 SENTENCE_TOKENS = 448  # a sentence read as it is (no template): 448 + 64 new tokens = 512
 SOURCES = ("chat", "sentence")  # the question in the chat template; the sidebar's sentence as is
+# torch intra-op threads while an answer is written: one token's matrices are small, and a
+# second thread's synchronisation on busy cores made each token several times slower (README)
+ANSWER_THREADS = 1
 
 
 def _libc():
@@ -158,10 +162,11 @@ def answer(
         return kept
     p = text_prompt(source, text)
     start = time.perf_counter()
-    gen = model().generate(
-        list(p.ids), max_new, temperature=temperature, top_k=top_k or None, seed=0,
-        on_token=on_token,
-    )  # fmt: skip
+    with torch_threads(ANSWER_THREADS):
+        gen = model().generate(
+            list(p.ids), max_new, temperature=temperature, top_k=top_k or None, seed=0,
+            on_token=on_token,
+        )  # fmt: skip
     ans = Answer(gen, time.perf_counter() - start)
     _answers().put(key, ans)
     return ans
