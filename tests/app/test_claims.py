@@ -60,6 +60,8 @@ SOURCED = {  # key: the source its claim names, in English and in 中文
     "positional.range": ("Vaswani et al. 2017 (§3.4)", "Vaswani 等 2017 (§3.4)"),
     "positional.alibi_intro": ("Press et al. (2022, abstract)", "Press 等 (2022,摘要)"),
     "positional.rope_intro": ("Su et al. 2021", "Su 等,2021"),
+    "lesson.real.text": ("Olsson et al. 2022", "Olsson 等 2022"),
+    "lesson.real.induction": ("Olsson et al. 2022", "Olsson 等 2022"),
 }
 
 

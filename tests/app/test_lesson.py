@@ -21,6 +21,7 @@ from mha_core import (
     norm_statistics,
     row_shares,
     run_attention,
+    strongest_induction_head,
     value_norms,
     word_tokenize,
 )
@@ -29,9 +30,9 @@ from mha_core.lessons.encoder_decoder import pair_attention
 from mha_core.lessons.permutation import shuffle_attention, shuffle_permutation
 from mha_core.lessons.scaling import D_K_GRID, dot_product_stats
 from mha_core.transformer import EncoderDecoder
-from tests.helpers.app import rerun, run_app, shared
+from tests.helpers.app import figure, plotly_array, rerun, run_app, shared
 from tests.helpers.sequences import PageSequence, widget
-from ui.compute.lesson import MINILM_LAYER, TARGET, fingerprint
+from ui.compute.lesson import INDUCTION_N, INDUCTION_SEED, MINILM_LAYER, TARGET, fingerprint
 from ui.numbers import num
 from ui.sections.lesson import END, K_ANSWERS, K_PICK, K_QUIZ, K_STATION, STATIONS
 from ui.state import DEFAULTS, Settings
@@ -314,6 +315,39 @@ def test_explore_opens_the_page_with_the_station_settings():
     assert at.session_state["step.head"] == c["n_heads"] - 1
     assert at.session_state["step.query"] == q and at.session_state["step.stage"] == "2"
     assert not at.exception
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_station_11_shows_the_real_models_induction_head(lang):
+    """After the sink, the head the core picks on the repeated random sequence: its weights in
+    the figure, its numbers in the text, and the explore button opens it on the llm page."""
+    ind = strongest_induction_head(_llm(), INDUCTION_N, INDUCTION_SEED)
+    at = _open("real", CASES[1], **{"shared.lang": lang})
+    at.button(key="lesson.show").click()
+    rerun(at)
+    strings = STRINGS[lang]
+    want = strings["lesson.real.induction"].format(
+        n=INDUCTION_N, T=2 * INDUCTION_N + 1, seed=INDUCTION_SEED, total=270, layer=ind.layer,
+        head=ind.head, score=num(ind.score, 2), chance=num(ind.chance, 2),
+        offset=INDUCTION_N - 1,
+    )  # fmt: skip
+    assert want in [m.value for m in at.markdown]
+    assert num(ind.score, 2) in want and f"{ind.layer}" in want
+    figure(at, "lesson.fig.real")  # the sink's grid first
+    fig = figure(at, "lesson.fig.real.induction")
+    title = strings["lesson.real.fig_induction"].format(
+        layer=ind.layer, head=ind.head, n=INDUCTION_N
+    )
+    assert title in str(fig["layout"]["title"])
+    z = plotly_array(fig["data"][0]["z"])
+    np.testing.assert_allclose(z, ind.weights, atol=1e-6)
+    i = np.arange(INDUCTION_N + 1, 2 * INDUCTION_N + 1)  # the stripe: the second copy's rows
+    assert z[i, i - INDUCTION_N + 1].mean() == pytest.approx(ind.score, abs=1e-6)
+    at.button(key="lesson.explore").click()
+    rerun(at)
+    ss = at.session_state
+    assert (ss["llm.view"], ss["llm.layer"], ss["llm.head"]) == ("heads", ind.layer, ind.head)
+    assert ss["llm.score"] == "induction"
 
 
 # --- sequences: answer, change the sentence, come back, switch language ---------------------------

@@ -17,6 +17,7 @@ from mha_core.layer.stats import head_stats
 from mha_core.lessons import quiz
 from mha_core.lessons.addnorm import norm_statistics
 from mha_core.lessons.permutation import shuffle_permutation
+from mha_core.llm import InductionHead, strongest_induction_head
 from ui.compute import encoder_decoder as encdec
 from ui.compute import positional as positional_compute
 from ui.compute import scaling as scaling_compute
@@ -162,6 +163,18 @@ def llm_rows(text: str) -> tuple[tuple[str, ...], object]:
 @st.cache_data(max_entries=16, show_spinner=False)
 def real(text: str) -> quiz.Question:
     return quiz.sink_share(llm_rows(text)[1])
+
+
+INDUCTION_N, INDUCTION_SEED = 24, 0  # station 11's induction head: 2 x 24 random tokens, seed 0
+
+
+@st.cache_data(max_entries=1, show_spinner=False)
+def induction_head() -> InductionHead:
+    """SmolLM2's strongest induction head on INDUCTION_N random tokens repeated twice (one
+    forward over 49 tokens, the same for every sentence and session)."""
+    from ui.compute import llm as llm_compute
+
+    return strongest_induction_head(llm_compute.model(), INDUCTION_N, INDUCTION_SEED)
 
 
 @st.cache_data(max_entries=16, show_spinner=False)

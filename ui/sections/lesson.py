@@ -159,8 +159,14 @@ def links(station: str, q: quiz.Question) -> tuple[str, dict]:
             }
         case "cost":
             return "efficient", {"efficient.view": "cache"}
-        case "real":
-            return "llm", {"llm.view": "heads"}
+        case "real":  # the Every head view on the station's induction head, its score map
+            ind = compute.induction_head()
+            return "llm", {
+                "llm.view": "heads",
+                "llm.layer": ind.layer,
+                "llm.head": ind.head,
+                "llm.score": "induction",
+            }
         case "limits":
             return "reading", {"reading.view": "norms", "reading.layer": compute.MINILM_LAYER}
     raise KeyError(station)

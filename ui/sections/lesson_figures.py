@@ -11,7 +11,7 @@ from mha_core.lessons import quiz
 from ui import widgets
 from ui.compute import lesson as compute
 from ui.i18n import t
-from ui.sections.lesson_text import Context, P
+from ui.sections.lesson_text import Context, P, induction_text
 from ui.sections.scaling import spread_figure
 from viz.efficient import curves
 from viz.induction import share_grid
@@ -183,14 +183,35 @@ def _fig_cost(station: str, q: quiz.Question, ctx: Context, trace, key: str):
 
 
 def _fig_real(station: str, q: quiz.Question, ctx: Context, trace, key: str):
+    """The sink's grid, then the real model's strongest induction head on a repeated random
+    sequence (the second copy's rows outlined: the stripe n - 1 tokens left of the diagonal)."""
     f = q.facts
-    return share_grid(
+    sink = share_grid(
         f["shares"],
         title=t("lesson.real.fig"),
         layer_label=t("lesson.layer"),
         head_label=t("lesson.head"),
         value_label=t("lesson.share"),
     )
+    widgets.plot(sink, key=key)
+    ind = compute.induction_head()
+    st.markdown(induction_text(ind))
+    T = len(ind.tokens)
+    fig = matrix_heatmap(
+        ind.weights,
+        list(ind.tokens),
+        list(ind.tokens),
+        title=t("lesson.real.fig_induction", layer=ind.layer, head=ind.head, n=ind.n),
+        row_title=t("step.axis.query"),
+        col_title=t("step.axis.key"),
+        value_label=t("attention.weight"),
+        colorscale=viz.DEFAULT_PALETTE,
+        signed=False,
+        highlight_rows=(ind.n + 1, T),  # the second copy: each row's stripe cell at i - n + 1
+        colorbar_below=True,
+    )
+    widgets.plot(fig, key=f"{key}.induction")
+    return None
 
 
 def _fig_limits(station: str, q: quiz.Question, ctx: Context, trace, key: str):

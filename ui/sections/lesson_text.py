@@ -246,6 +246,23 @@ def _explain_real(q: quiz.Question, ctx: Context) -> str:
     )
 
 
+def induction_text(ind) -> str:
+    """Station 11's second reveal: the real model's strongest induction head
+    (`ui.compute.lesson.induction_head`), with its live numbers."""
+    return t(
+        "lesson.real.induction",
+        n=ind.n,
+        T=len(ind.ids),
+        seed=compute.INDUCTION_SEED,
+        total=ind.scores.size,
+        layer=ind.layer,
+        head=ind.head,
+        score=num(ind.score, 2),
+        chance=num(ind.chance, 2),
+        offset=ind.n - 1,
+    )
+
+
 def _explain_limits(q: quiz.Question, ctx: Context) -> str:
     f = q.facts
     mtok = compute.minilm(ctx.settings.text)[0]

@@ -210,16 +210,27 @@ EN = {
     "lesson.cost.x": "tokens T",
     "lesson.cost.y": "bytes",
     # 11
-    "lesson.real.title": "A real model: the attention sink",
+    "lesson.real.title": "A real model: the attention sink and an induction head",
     "lesson.real.text": "In trained language models many heads put much of their weight on the "
     "first token whatever it is, an “attention sink” (Xiao et al. 2023, “Efficient Streaming "
-    "Language Models with Attention Sinks”, §3.1). Here is SmolLM2-135M-Instruct (30 layers × 9 "
-    "heads) on your sentence.",
+    "Language Models with Attention Sinks”, §3.1). Some heads copy: an “induction head” looks "
+    "from a token back to the token that came right after that same token's earlier occurrence, "
+    "so that a sequence seen once can be continued (Olsson et al. 2022, “In-context Learning and "
+    "Induction Heads”). Here is SmolLM2-135M-Instruct (30 layers × 9 heads) on your sentence, "
+    "then on a random sequence repeated twice.",
     "lesson.real.q": "On average over its 270 heads, what share of the last token's attention "
     "goes to position 0?",
     "lesson.real.explain": "Over the {n} heads, the last of the sentence's {T} tokens (SmolLM2's own tokens) puts **{share}** of "
     "its weight on position 0, on average; {over_half} of the {n} heads put more than half there.",
     "lesson.real.fig": "Share of the last token's weight on position 0, per layer and head",
+    "lesson.real.induction": "**An induction head.** The same model on {n} random tokens "
+    "repeated twice ({T} tokens with the begin token; seed {seed}): of its {total} heads, layer "
+    "{layer} head {head} has the highest induction score. Each token of the second copy puts "
+    "**{score}** of its weight, on average, on the token right after its earlier occurrence (the "
+    "score as Olsson et al. 2022 define it on repeated random tokens); equal weights on every "
+    "token it can see would give {chance}. In the figure, the rows of the second copy are "
+    "outlined: that weight is the stripe {offset} tokens left of the diagonal.",
+    "lesson.real.fig_induction": "Layer {layer}, head {head} on {n} random tokens repeated twice",
     # 12
     "lesson.limits.title": "What attention does not tell you",
     "lesson.limits.text": "A weight is not an explanation. Jain & Wallace (2019) found attention "
@@ -420,14 +431,23 @@ ZH = {
     "lesson.cost.x": "词元数 T",
     "lesson.cost.y": "字节",
     # 11
-    "lesson.real.title": "真实模型：注意力汇聚点",
+    "lesson.real.title": "真实模型：注意力汇聚点与归纳头",
     "lesson.real.text": "在训练好的语言模型中，许多头把大量权重放在第一个词元上，不论它是什么，即"
     "“注意力汇聚点”（Xiao 等 2023，“Efficient Streaming Language Models with Attention Sinks”，"
-    "§3.1）。这里是 SmolLM2-135M-Instruct（30 层 × 9 个头）在你的句子上的表现。",
+    "§3.1）。有些头会复制：“归纳头”从一个词元回看同一词元上一次出现时紧随其后的那个词元，"
+    "于是见过一次的序列可以被接着写下去（Olsson 等 2022，“In-context Learning and Induction "
+    "Heads”）。这里是 SmolLM2-135M-Instruct（30 层 × 9 个头）先在你的句子上、再在一段重复两遍的"
+    "随机序列上的表现。",
     "lesson.real.q": "对它的 270 个头取平均，最后一个词元的注意力有多大比例落在位置 0？",
     "lesson.real.explain": "在 {n} 个头上平均，句子的 {T} 个词元（SmolLM2 自己的词元）中最后一个把 **{share}** 的权重放在"
     "位置 0；{n} 个头中有 {over_half} 个在那里放了一半以上。",
     "lesson.real.fig": "最后一个词元在位置 0 上的权重比例，按层和头",
+    "lesson.real.induction": "**一个归纳头。** 同一个模型在 {n} 个重复两遍的随机词元上（加上开头"
+    "词元共 {T} 个；种子 {seed}）：在它的 {total} 个头中，第 {layer} 层第 {head} 个头的归纳分数最高。"
+    "第二遍中的每个词元平均把 **{score}** 的权重放在它上一次出现时紧随其后的词元上（即 Olsson 等 "
+    "2022 在重复随机词元上定义的分数）；若对能看到的每个词元权重相等，只有 {chance}。图中框出的是"
+    "第二遍的行：这部分权重就是对角线左侧 {offset} 个词元处的那条斜线。",
+    "lesson.real.fig_induction": "第 {layer} 层第 {head} 个头，在重复两遍的 {n} 个随机词元上",
     # 12
     "lesson.limits.title": "注意力没有告诉你的",
     "lesson.limits.text": "权重不等于解释。Jain 与 Wallace（2019）发现，注意力权重可以大幅改变而预测"
