@@ -85,6 +85,14 @@ def _argmax_allowed(row: np.ndarray, allowed: np.ndarray | None) -> int:
     return int(np.argmax(row))
 
 
+def _key_question(
+    station: str, tokens: Sequence[str], right: frozenset, head: int, q: int, key: int, **facts
+) -> Question:
+    """A click on a token: which key does query q favour in `head` (`key`: the first right one)."""
+    facts = {"head": head, "q": q, "key": key, **facts}
+    return Question(station, TOKEN, _token_options(len(tokens)), right, facts)
+
+
 # 1. why attention: equal weights against weighing ---------------------------------------------
 def why_attention(tokens: Sequence[str], weights, allowed=None, head: int = 0) -> Question:
     """Which token does the focus token (`focus`) weigh most in head `head`? weights
@@ -97,22 +105,8 @@ def why_attention(tokens: Sequence[str], weights, allowed=None, head: int = 0) -
     best = float(row.max())
     right = frozenset(str(j) for j in np.flatnonzero(row >= best - ZERO_TOL))
     top = int(np.argmax(row))
-    return Question(
-        "why",
-        TOKEN,
-        _token_options(len(tokens)),
-        right,
-        {
-            "head": head,
-            "q": q,
-            "key": top,
-            "w": best,
-            "uniform": 1.0 / n_allowed,
-            "n": n_allowed,
-            "row": row,
-            "ratio": best * n_allowed,
-        },
-    )
+    facts = {"w": best, "uniform": 1.0 / n_allowed, "n": n_allowed, "row": row}
+    return _key_question("why", tokens, right, head, q, top, ratio=best * n_allowed, **facts)
 
 
 # 2. queries, keys and values: the dot-product scores ------------------------------------------
@@ -130,20 +124,17 @@ def qkv_scores(tokens: Sequence[str], scores, allowed=None, head: int | None = N
     right = frozenset(str(j) for j in np.flatnonzero(cand >= row[top] - ZERO_TOL))
     order = np.argsort(-cand, kind="stable")
     second = int(order[1]) if len(order) > 1 and np.isfinite(cand[order[1]]) else None
-    return Question(
+    return _key_question(
         "qkv",
-        TOKEN,
-        _token_options(len(tokens)),
+        tokens,
         right,
-        {
-            "head": head,
-            "q": q,
-            "key": top,
-            "score": float(row[top]),
-            "second": second,
-            "second_score": None if second is None else float(row[second]),
-            "d_k": None,
-        },
+        head,
+        q,
+        top,
+        score=float(row[top]),
+        second=second,
+        second_score=None if second is None else float(row[second]),
+        d_k=None,
     )
 
 

@@ -170,6 +170,15 @@ def _open(station: str, case: dict, **state):
     return run_app(PAGE, **shared(**case), **{K_STATION: station, **state})
 
 
+def _answered_right(station: str, case: dict):
+    """The station opened with its (first) right answer picked and checked."""
+    right, _ = expected(station, case)
+    at = _open(station, case, **{K_PICK: sorted(right)[0]})
+    at.button(key="lesson.check").click()
+    rerun(at)
+    return at
+
+
 def _text(at) -> str:
     return " ".join(m.value for m in at.markdown)
 
@@ -240,9 +249,7 @@ def test_quiz_mode_hides_the_show_button_and_every_reveal():
 def test_progress_and_the_station_are_in_the_url():
     c = CASES[0]
     right, _ = expected("why", c)
-    at = _open("why", c, **{K_PICK: sorted(right)[0]})
-    at.button(key="lesson.check").click()
-    rerun(at)
+    at = _answered_right("why", c)
     at.button(key="lesson.next").click()
     rerun(at)
     link = dict(at.query_params.items())
@@ -293,10 +300,7 @@ def test_hostile_tokens_stay_literal_in_the_questions(text):
 
 def test_the_language_switch_keeps_the_answers_and_translates():
     c = CASES[0]
-    right, _ = expected("softmax", c)
-    at = _open("softmax", c, **{K_PICK: sorted(right)[0]})
-    at.button(key="lesson.check").click()
-    rerun(at)
+    at = _answered_right("softmax", c)
     before = at.session_state[K_ANSWERS]
     at.session_state["shared.lang"] = "zh"
     rerun(at)
