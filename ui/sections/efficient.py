@@ -261,7 +261,8 @@ def masks(s: Sentence) -> None:
         )  # fmt: skip
         widgets.plot(fig, key="efficient.reach_fig")
     titles = [t("efficient.head_n", h=h) for h in range(s.n_heads)]
-    widgets.plot(head_grid(m.weights, s.tokens, titles=titles), key="efficient.masked_fig")
+    fig = head_grid(m.weights, s.tokens, titles=titles, **widgets.axis_titles())
+    widgets.plot(fig, key="efficient.masked_fig")
     _reach_curve(m.field, window, T, plain=sinks == 0 and not glob)
 
 
