@@ -331,3 +331,13 @@ def test_colour_controls_are_shown_only_where_they_act(view):
     assert len(scales) == (view == "heads")
     assert len(palettes) == (view != "stats")
     assert at.session_state["attention.palette"] == "Cividis"  # kept while hidden
+
+
+@pytest.mark.parametrize(("lang", "want"), [("en", ["key", "query"]), ("zh", ["查询", "键"])])
+def test_the_grid_titles_its_axes_in_the_pages_language(lang, want):
+    """Issue #42: the per-head grid had no query / key axis titles; they come from the label
+    table (ui/strings/a11y.py), so 中文 reads 查询 / 键."""
+    grid = _grid(run_app(**shared(lang=lang)))
+    titles = [a["title"]["text"] for k, a in grid["layout"].items()
+              if k[1:5] == "axis" and (a.get("title") or {}).get("text")]  # fmt: skip
+    assert sorted(titles) == sorted(want)

@@ -127,6 +127,7 @@ def grouped(s: Sentence, n_kv: int) -> None:
     fig = eviz.grouped_heads(
         g.weights, s.tokens, g.kv_head, titles=titles,
         query_label=t("efficient.query_head"), kv_label=t("efficient.kv_head"),
+        **widgets.axis_titles(),
     )  # fmt: skip
     widgets.plot(fig, key="efficient.gqa_fig")  # one chart: a heads step redraws one
     present.prose(t("efficient.gqa_pooling", n_kv=n_kv))
