@@ -250,12 +250,18 @@ def heading(key: str) -> None:
 GRID_FULL = 64  # heads drawn cell by cell up to this many tokens (16 x 64 x 64: ~0.3 MB)
 
 
+def axis_titles() -> dict:
+    """A head grid's axis titles in the app's language (viz.head_grid's q_title, k_title)."""
+    return {"q_title": t("chart.query"), "k_title": t("chart.key")}
+
+
 def head_grid(weights: np.ndarray, q_tokens, k_tokens=None, *, key: str, where=None, **kw) -> None:
     """Every head of `weights` (nh, Tq, Tk) in a grid (viz.head_grid, keyword arguments passed
     on). Over GRID_FULL tokens, each cell is the mean of a block of tokens and a caption says
     so: 16 heads x 512 tokens cell by cell would be 17 MB and a minute in the browser."""
     k_tokens = q_tokens if k_tokens is None else k_tokens
     where = where or st
+    kw = {**axis_titles(), **kw}
     focus = None
     if max(len(q_tokens), len(k_tokens)) > GRID_FULL:
         # the sentence under the grid reads the heads token by token, not the blocks drawn

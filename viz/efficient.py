@@ -33,14 +33,17 @@ def grouped_heads(
     kv_label: str = "key/value heads",
     value_label: str = "weight",
     colorscale: str = DEFAULT_PALETTE,
+    q_title: str = "query",
+    k_title: str = "key",
 ) -> go.Figure:
     """Grouped-query attention in one chart: above, the query heads (top row) joined to the
-    key/value head each reads (bottom row), one colour per group; below, every head's weights
-    (nh, T, T) as `head_grid` draws them."""
+    key/value head each reads (bottom row), each group its own colour and fill (`group_marks`);
+    below, every head's weights (nh, T, T) as `head_grid` draws them (its axes titled
+    `q_title`, `k_title`)."""
     strip = _kv_strip(kv_head, escape_label(query_label), escape_label(kv_label))
     return head_grid(
         weights, tokens, titles=titles, value_label=value_label, colorscale=colorscale,
-        above=strip,
+        above=strip, q_title=q_title, k_title=k_title,
     )  # fmt: skip
 
 
@@ -88,8 +91,26 @@ def _kv_strip(kv_head, q_t: str, kv_t: str, px: int = 130) -> Strip:
     return Strip(data, axes, px, tuple(names))
 
 
+# A group's fill past the palette's colours: the first len(DISTINCT) groups filled, the next
+# ones hollow, then hollow with a dot. Issue #42: with more key/value heads than colours (up to
+# MAX_HEADS = 16 against 9) KV head 9 had KV head 0's colour again; a (colour, fill) pair is
+# each group's own up to len(DISTINCT) * len(GROUP_FILLS) groups.
+GROUP_FILLS = ("", "-open", "-open-dot")
+_OPEN_LINE_PX = 2.5  # a hollow mark's outline
+
+
+def group_marks(groups, symbol: str) -> tuple[list[str], list[str]]:
+    """The colour and the plotly marker symbol (`symbol` filled or hollow) of each group."""
+    n = len(DISTINCT)
+    if any(int(g) >= n * len(GROUP_FILLS) for g in groups):
+        raise ValueError(f"at most {n * len(GROUP_FILLS)} key/value groups can be told apart")
+    colours = [DISTINCT[int(g) % n] for g in groups]
+    return colours, [symbol + GROUP_FILLS[int(g) // n] for g in groups]
+
+
 def _nodes(x, y: float, groups, hover: str, symbol: str, size: int) -> dict:
     labels = [str(i) for i in range(len(x))]
+    colours, symbols = group_marks(groups, symbol)
     return {
         "type": "scatter",
         "x": np.asarray(x, dtype=np.float64),
@@ -98,8 +119,12 @@ def _nodes(x, y: float, groups, hover: str, symbol: str, size: int) -> dict:
         "text": labels,  # for the hover
         "marker": {
             "size": size,
-            "symbol": symbol,
-            "color": [DISTINCT[int(g) % len(DISTINCT)] for g in groups],
+            "symbol": symbols if len(set(symbols)) > 1 else symbol,
+            "color": colours,
+            # hollow marks are drawn in their colour, as an outline (filled ones have none: it
+            # would close the gap between the nodes)
+            "line": {"width": [_OPEN_LINE_PX if "open" in s else 0 for s in symbols],
+                     "color": colours},
         },
         "hovertemplate": hover,
         "showlegend": False,

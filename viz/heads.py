@@ -31,10 +31,15 @@ from .axes import (
 from .figure import figure, named_colorscale, style
 from .hover import EXACT, cell_positions, hover_positions, who
 from .labels import check_lengths, escape_label
-from .margins import MODEBAR_PX, text_px
+from .margins import COLORBAR_BELOW_PX, MODEBAR_PX, colorbar_below, text_px
 from .theme import DEFAULT_PALETTE
 
 HEAD_TITLE_PX = 26  # a head's title above it
+# Under the last row's key labels, one band: the key title in the middle and the colour bar at
+# the left (`_trace`), at most BAR_LEN of the plot's width: the bar never reaches the title
+# (viz.margins reserves one band for both)
+BAR_BAND_PX = COLORBAR_BELOW_PX
+BAR_LEN = 0.4
 # A grid on a phone: its plot is PHONE_PLOT_PX wide, and an upright key label takes ~14 px. A
 # grid's layout.meta[PHONE_X_STEP] = k > 1 says: on a phone draw every k-th key label (the chart
 # is the same at every width; ui/widgets.plot hides the others with a narrow-screen style). Wide
@@ -81,6 +86,8 @@ class _Heads(NamedTuple):
     zmin: float | None
     numbered: bool = True
     above: Strip | None = None
+    q_title: str = ""
+    k_title: str = ""
 
 
 def head_grid(
@@ -96,9 +103,12 @@ def head_grid(
     zmin: float | None = 0.0,
     numbered: bool = True,
     above: Strip | None = None,
+    q_title: str = "query",
+    k_title: str = "key",
 ) -> go.Figure:
     """All heads (nh, Tq, Tk) in one figure: rows x cols of heads, each titled, with the
-    tokens on its axes.
+    tokens on its axes: the query labels titled `q_title` at the left, the key labels under
+    the last row titled `k_title` ("" for none; the page passes them in its language).
 
     shared_scale=True: one colour bar from 0 to the largest weight of any head, so heads are
     comparable; False: every block stretched to its own [zmin, max], the colour bar hidden and
@@ -122,13 +132,14 @@ def head_grid(
     cols = cols or min(nh, 2)  # two heads a row: readable on a phone (390 px) and a laptop
     hd = _Heads(
         weights, q_tokens, k_tokens, titles, math.ceil(nh / cols), cols,
-        shared_scale, colorscale, value_label, zmin, numbered, above,
+        shared_scale, colorscale, value_label, zmin, numbered, above, q_title, k_title,
     )  # fmt: skip
     b = _blocks(hd)
     data = [_trace(hd, b)]
     layout = _trace_axes(hd, b)
     _query_labels(hd, b, data, layout)
     _key_labels(hd, b, data, layout)
+    _axis_titles(hd, layout)
     # No automargin: the margins are reserved from the labels' text (`figure`, viz/margins.py);
     # plotly.js measuring every label after each draw slowed a heads step (bench/ui_latency.py)
     for name, axis in layout.items():
@@ -138,10 +149,12 @@ def head_grid(
     top = MODEBAR_PX + HEAD_TITLE_PX + 6  # the head titles below the chart's toolbar
     if hd.above is not None:
         plot_h, top = _strip_above(hd.above, data, layout, plot_h), MODEBAR_PX + 6
-    height = int(plot_h + top + _x_label_px(hd.k_tokens) + 10)
+    height = int(plot_h + top + _x_label_px(hd.k_tokens) + BAR_BAND_PX + 10)
     # what the grid draws, for its accessible name, its table and its summary (viz/a11y.py; read
     # and left out of what is sent by ui/widgets.plot)
-    heads = heads_meta(hd.weights, hd.q_tokens, hd.k_tokens, hd.titles, hd.value_label)
+    heads = heads_meta(
+        hd.weights, hd.q_tokens, hd.k_tokens, hd.titles, hd.value_label, hd.q_title, hd.k_title
+    )
     layout.setdefault("meta", {})[HEADS] = heads
     return figure(data, style(layout, height=height, top=top))
 
@@ -185,9 +198,16 @@ class _Blocks(NamedTuple):
 
 def _blocks(hd: _Heads) -> _Blocks:
     _, t_q, t_k = hd.weights.shape
-    head = head_px(t_q)
-    cell_px = head / max(t_q, 1)
-    gap_y = max(1, math.ceil((HEAD_TITLE_PX + _x_label_px(hd.k_tokens)) / cell_px))
+    cell_px = head_px(t_q) / max(t_q, 1)
+    # rows of empty cells between two rows of heads, for a head's key labels and the next head's
+    # title: the nearest whole number of rows, the cells grown (by at most 15%) to cover it
+    # (rounded up, up to a row of ~24 px was blank under the labels; issue #42)
+    gap_px = HEAD_TITLE_PX + _x_label_px(hd.k_tokens)
+    gap_y = max(1, round(gap_px / cell_px))
+    if gap_px / gap_y > 1.15 * cell_px:
+        gap_y = math.ceil(gap_px / cell_px)
+    cell_px = max(cell_px, gap_px / gap_y)
+    head = round(cell_px * t_q)
     gap_x = max(1, round(0.1 * t_k))  # empty columns between heads side by side
     step_x, step_y = t_k + gap_x, t_q + gap_y
     return _Blocks(
@@ -223,7 +243,9 @@ def _cells(hd: _Heads, b: _Blocks) -> tuple[np.ndarray, np.ndarray | None]:
 
 
 def _trace(hd: _Heads, b: _Blocks) -> dict:
-    """The one heatmap trace, its colour bar beside the first row and as tall as one head."""
+    """The one heatmap trace, its colour bar under the grid at the left, at most one head wide:
+    beside the first row it took ~90 px of a phone's ~360 (issue #42: the heads were ~95 px
+    wide, with a blank band at their right)."""
     z, info = _cells(hd, b)
     value = f"%{{z:{EXACT}}}" if hd.shared_scale else f"%{{customdata[2]:{EXACT}}}"
     hover = f"{who(b.t_q, b.t_k, hd.numbered)}<br>{escape_label(hd.value_label)} = {value}"
@@ -241,8 +263,8 @@ def _trace(hd: _Heads, b: _Blocks) -> dict:
         "zmax": gmax if hd.shared_scale else 1.0,
         "showscale": True,
         "colorbar": {
-            "lenmode": "pixels", "len": b.head, "y": 1, "yanchor": "top", "thickness": 12,
-            "xpad": 6,
+            **colorbar_below(), "lenmode": "fraction", "len": min(b.t_k / b.n_x, BAR_LEN),
+            "x": 0.0, "xanchor": "left",
             # per head: a share of each head's own largest weight, which its title gives
             **({} if hd.shared_scale else {"tickvals": [0, 0.5, 1],
                                            "ticktext": ["0", "50%", "100%"]}),
@@ -324,6 +346,23 @@ def _query_labels(hd: _Heads, b: _Blocks, data: list[dict], layout: dict) -> Non
     data.append(axis_anchor("x", "y2"))
 
 
+def _axis_titles(hd: _Heads, layout: dict) -> None:
+    """`q_title` on the axis that draws the query labels, `k_title` on the one that draws the
+    last row's key labels (the axes' own titles: placed outside their labels, in margins that
+    viz.margins reserves for them)."""
+    if hd.q_title:
+        y = layout["yaxis2"] if "yaxis2" in layout else layout["yaxis"]
+        y["title"] = {"text": escape_label(hd.q_title)}
+    if hd.k_title:
+        keys = [k for k in layout if k.startswith("xaxis") and layout[k].get("overlaying")]
+        last = "xaxis" if layout["xaxis"].get("showticklabels") else max(keys, key=_axis_no)
+        layout[last]["title"] = {"text": escape_label(hd.k_title)}
+
+
+def _axis_no(name: str) -> int:
+    return int(name[5:] or 1)
+
+
 def _phone_step(hd: _Heads, shown: int) -> int:
     """k: a phone draws every k-th of the `shown` key labels of a head (ui/widgets.plot), where
     they stand upright and more than a head holds there."""
@@ -383,15 +422,14 @@ def _key_labels(hd: _Heads, b: _Blocks, data: list[dict], layout: dict) -> None:
 
 def _strip_above(strip: Strip, data: list[dict], layout: dict, grid_px: float) -> float:
     """Put `strip` above the grid of `data` / `layout` (changed here): the grid keeps its px,
-    every paper-y of it (its y domain, the key rows' positions, the colour bar) is scaled into
-    the lower part. Returns the new plot height in px."""
+    every paper-y of it (its y domain, the key rows' positions) is scaled into the lower part
+    (the colour bar stays at the chart's foot). Returns the new plot height in px."""
     plot_px = grid_px + STRIP_GAP_PX + strip.px
     f = grid_px / plot_px  # the grid's share of the plot's height
     layout["yaxis"]["domain"] = [0.0, f]
     for key, axis in layout.items():
         if key.startswith("xaxis") and isinstance(axis, dict) and "position" in axis:
             axis["position"] *= f
-    data[0]["colorbar"]["y"] = f
     xs, ys = STRIP_AXES
     layout.update(strip.axes)
     layout[f"yaxis{ys[1:]}"]["domain"] = [1.0 - strip.px / plot_px, 1.0]

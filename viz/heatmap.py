@@ -17,6 +17,9 @@ from .labels import check_lengths, escape_label, escape_labels
 from .margins import COLORBAR_BELOW_PX, colorbar_below
 from .theme import DEFAULT_PALETTE, DIVERGING, PALETTES
 
+# a square matrix's colour bar under it: at most this long (a phone's plot is ~260 px wide)
+SQUARE_BAR_PX = 240
+
 # The names callers import from here (the head grid lives in viz/heads.py, the hover in
 # viz/hover.py, the palettes in viz/theme.py)
 __all__ = [
@@ -87,8 +90,10 @@ def attention_heatmap(
     square: bool = False,
 ) -> go.Figure:
     """One (Tq, Tk) matrix as a heatmap with tokens on both axes (`colorbar`: the trace's colour
-    bar, e.g. `viz.margins.colorbar_below()`; `square`: square cells, the plot as wide as its
-    cells need, not the page's width)."""
+    bar, e.g. `viz.margins.colorbar_below()`; `square`: square cells, the matrix at the left of
+    the chart, as wide as it is tall, not the page's width, and its colour bar under it, no
+    wider than it: at the chart's far right, ~450 px off on a wide page, the chart read as
+    stretched across it, issue #42)."""
     k_tokens = q_tokens if k_tokens is None else k_tokens
     matrix = np.asarray(matrix, dtype=np.float32)
     if zmax is None:
@@ -103,6 +108,9 @@ def attention_heatmap(
         value_label=value_label,
         fmt=fmt,
     )
+    own_bar = square and not colorbar  # under the matrix, as long as it is wide (below)
+    if own_bar:
+        colorbar = {**colorbar_below(), "lenmode": "pixels", "x": 0.0, "xanchor": "left"}
     if colorbar:
         trace["colorbar"] = colorbar
     layout = {
@@ -117,7 +125,18 @@ def attention_heatmap(
         layout["yaxis"].update(scaleanchor="x", constrain="domain")
         layout["xaxis"].update(constrain="domain", constraintoward="left")
     side = max(320, min(720, 60 + 22 * len(q_tokens)))
-    return figure([trace], style(layout, height=height or side, title=title))
+    height = height or side
+    if own_bar:  # the bar's band comes on top of the matrix's height; an empty title takes none
+        height += COLORBAR_BELOW_PX
+        for axis in (layout["xaxis"], layout["yaxis"]):
+            if not axis["title"]["text"]:
+                del axis["title"]
+    fig = figure([trace], style(layout, height=height, title=title))
+    if own_bar:
+        m = fig.layout.margin  # the matrix is as tall as the plot (or, on a phone, as wide)
+        plot_px = fig.layout.height - m.t - m.b
+        fig.data[0].colorbar.len = int(min(plot_px, SQUARE_BAR_PX))
+    return fig
 
 
 def heatmap_row(

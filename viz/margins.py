@@ -24,6 +24,7 @@ LEGEND_PX = 50  # one row of a horizontal legend above or below the plot
 COLORBAR_PX = 130  # colour bar: x padding, thickness, tick labels ("0.25", "-1.5", ...)
 MODEBAR_PX = 30  # Plotly's toolbar, drawn over the figure's top right corner on hover
 COLORBAR_BELOW_PX = 56  # a horizontal colour bar under the plot: thickness and tick labels
+AXIS_TITLE_PX = TITLE_FONT + 30  # an axis title, its standoff and padding
 
 
 def colorbar_below() -> dict:
@@ -61,7 +62,7 @@ def _title_px(axis: dict) -> float:
     title = axis.get("title")
     text = title.get("text") if isinstance(title, dict) else title
     # the title, its standoff and padding; an empty title still takes its room in Streamlit
-    return TITLE_FONT + 30 if text is not None else 0
+    return AXIS_TITLE_PX if text is not None else 0
 
 
 def _axes(layout: dict, letter: str) -> Iterable[dict]:
@@ -129,9 +130,13 @@ def reserve_margins(data: list[dict], layout: dict) -> dict:
         need[side] = max(need[side], _x_px(axis) + _title_px(axis))
     if any(True for _ in _axes(layout, "x")):  # the last x label hangs past the plot's edge
         need["r"] = max(need["r"], 24)
+    x_titled = any(_title_px(axis) for axis in _axes(layout, "x"))
     for bar in _colorbars(data, layout):
         if bar.get("orientation") == "h":  # under the plot, below the x labels and title
-            need["b"] += COLORBAR_BELOW_PX
+            # one at the left, at most half the width, shares the band of a (centred) x title
+            short = bar.get("lenmode", "fraction") == "fraction" and bar.get("len", 1) <= 0.5
+            beside = x_titled and short and bar.get("xanchor") == "left"
+            need["b"] += COLORBAR_BELOW_PX - (AXIS_TITLE_PX if beside else 0)
         elif bar.get("thickness"):  # a slim bar: its thickness, padding and tick labels
             need["r"] = max(need["r"], bar["thickness"] + 80)
         else:

@@ -102,4 +102,10 @@ def _square(trace: dict, layout: dict) -> None:
         y_axis["scaleanchor"] = x_ref
         y_axis["scaleratio"] = 1
         y_axis.setdefault("constrain", "domain")
-        layout.setdefault(_axis_key(x_ref, "x"), {}).setdefault("constrain", "domain")
+        x_axis = layout.setdefault(_axis_key(x_ref, "x"), {})
+        x_axis.setdefault("constrain", "domain")
+        bar = trace.get("colorbar") or {}
+        if bar.get("orientation") == "h" and bar.get("xanchor") == "left":
+            # the cells to the left too, above their colour bar (centred, a head grid's heads
+            # stood ~150 px right of it on a wide page)
+            x_axis.setdefault("constraintoward", "left")

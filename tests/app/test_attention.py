@@ -55,8 +55,11 @@ def test_default_page_shows_every_head_and_the_mean():
     assert grid_tokens(grid) == tokens and grid_tokens(grid, "y") == tokens  # the hover's
     assert drawn_key_labels(grid) == [tokens * 2, tokens * 2]  # under each of the 4 heads
     assert drawn_query_labels(grid) == tokens * 2  # the queries at the start of each row
-    bar = _heatmaps(grid)[0]["colorbar"]  # the colour bar as tall as one head
-    assert bar["lenmode"] == "pixels" and bar["len"] < grid["layout"]["height"] / 2
+    bar = _heatmaps(grid)[0]["colorbar"]  # the colour bar under the heads, at most one head wide
+    assert bar["orientation"] == "h" and bar["lenmode"] == "fraction" and bar["len"] <= 0.5
+    titles = [a["title"]["text"] for k, a in grid["layout"].items()
+              if k[1:5] == "axis" and (a.get("title") or {}).get("text")]  # fmt: skip
+    assert sorted(titles) == ["key", "query"]  # issue #42
     assert [c.key for c in at.get("plotly_chart")] == [
         "attention.heads_fig"
     ]  # only the open tab is drawn
@@ -328,3 +331,13 @@ def test_colour_controls_are_shown_only_where_they_act(view):
     assert len(scales) == (view == "heads")
     assert len(palettes) == (view != "stats")
     assert at.session_state["attention.palette"] == "Cividis"  # kept while hidden
+
+
+@pytest.mark.parametrize(("lang", "want"), [("en", ["key", "query"]), ("zh", ["查询", "键"])])
+def test_the_grid_titles_its_axes_in_the_pages_language(lang, want):
+    """Issue #42: the per-head grid had no query / key axis titles; they come from the label
+    table (ui/strings/a11y.py), so 中文 reads 查询 / 键."""
+    grid = _grid(run_app(**shared(lang=lang)))
+    titles = [a["title"]["text"] for k, a in grid["layout"].items()
+              if k[1:5] == "axis" and (a.get("title") or {}).get("text")]  # fmt: skip
+    assert sorted(titles) == sorted(want)

@@ -1,7 +1,8 @@
 """Ready for the lecture hall, in a real Chromium against a real `streamlit run`: the home page's
-one-click switch to trained heads (MiniLM) with its heads slider still answering, and the
-Induction page opening with the stored run's stripe. Screenshots (wide and phone) go to the
-test's tmp_path."""
+one-click switch to trained heads (MiniLM) with its heads slider still answering, the
+Induction page opening with the stored run's stripe, the home grid on a phone (no blank bands,
+titled axes) and the tick labels of the causal Magma charts inside their chart (issue #42).
+Screenshots (wide and phone) go to the test's tmp_path."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ import time
 
 import pytest
 
+from tests.browser.test_phone import GEOMETRY, _outside, _settle
 from tests.helpers.browser import move_slider, wait_for_app, wait_for_params
 
 pytestmark = pytest.mark.browser
@@ -101,3 +103,97 @@ def test_induction_opens_with_the_stored_stripe(app_url, page, tmp_path):
     page.set_viewport_size({"width": 390, "height": 2400})
     page.wait_for_timeout(500)
     page.screenshot(path=str(tmp_path / "induction_open_phone.png"))
+
+
+# The home grid as drawn: the chart's box, its plot area (the heads' blocks reach its edges: the
+# trace's range is the blocks' cells), its rows of cells, and the boxes of its axis titles, its
+# drawn tick labels and its colour bar. A box: [left, top, right, bottom, text].
+GRID_BOXES = """
+() => { const g = document.querySelector('.js-plotly-plot');
+  if (!g || !g._fullLayout) return null;
+  const box = e => { const b = e.getBoundingClientRect();
+                     return [b.left, b.top, b.right, b.bottom, e.textContent]; };
+  const drawn = b => b[2] - b[0] > 0 && b[3] - b[1] > 0 && b[4].trim() !== '';
+  const r = g.getBoundingClientRect(), xa = g._fullLayout.xaxis, ya = g._fullLayout.yaxis;
+  const titles = (l) => [...g.querySelectorAll(`g[class^="g-${l}"][class$="title"] text`)]
+    .map(box).filter(drawn);
+  const ticks = (l) => [...g.querySelectorAll(`g[class^="${l}"][class$="tick"] > text`)]
+    .map(box).filter(drawn);
+  const bar = g.querySelector('g.colorbar');
+  return {chart: [r.left, r.top, r.right, r.bottom],
+          plot: [r.left + xa._offset, r.top + ya._offset, r.left + xa._offset + xa._length,
+                 r.top + ya._offset + ya._length],
+          rows: Math.abs(ya.range[0] - ya.range[1]),
+          xTitles: titles('x'), yTitles: titles('y'), xTicks: ticks('x'), yTicks: ticks('y'),
+          bar: bar ? box(bar) : null}; }
+"""
+
+
+def _meet(a, b, slack: float = 1.0) -> bool:
+    """Whether two boxes overlap by more than `slack` px both ways."""
+    return min(a[2], b[2]) - max(a[0], b[0]) > slack and min(a[3], b[3]) - max(a[1], b[1]) > slack
+
+
+def _inside(a, outer, slack: float = 1.0) -> bool:
+    return (a[0] >= outer[0] - slack and a[1] >= outer[1] - slack and a[2] <= outer[2] + slack
+            and a[3] <= outer[3] + slack)  # fmt: skip
+
+
+@pytest.mark.parametrize("width", [390, 1400])
+def test_home_grid_fills_a_phone_and_titles_its_axes(app_url, browser, tmp_path, width):
+    """Issue #42 on the home page's 2 x 2 grid of the default sentence (7 tokens, 4 heads).
+    On a phone (390 px) the colour bar beside the first row took ~90 px of the ~360 px chart:
+    the heads stood in ~200 px with a blank band at their right (~26% of the chart), and the
+    gap between the rows of heads was rounded up to 5 rows of cells for 7 rows of a head. Now the
+    heads take >= 60% of the chart's width with <= 10% blank at their right, the gap is at most
+    0.6 of a head's height, and the colour bar lies under the heads. At both widths the axes are
+    titled "query" and "key", the titles off every tick label and the colour bar, and all of it
+    inside the chart."""
+    context = browser.new_context(viewport={"width": width, "height": 2400})
+    pg = context.new_page()
+    pg.goto(app_url)
+    _settle(pg)
+    g = pg.evaluate(GRID_BOXES)
+    pg.mouse.move(1, 1)
+    pg.screenshot(path=str(tmp_path / f"home_grid_{width}.png"))
+    context.close()
+    chart, plot = g["chart"], g["plot"]
+    chart_w = chart[2] - chart[0]
+    if width == 390:
+        assert plot[2] - plot[0] >= 0.6 * chart_w, (plot, chart)
+        assert chart[2] - plot[2] <= 0.1 * chart_w, "a blank band at the heads' right"
+        cell = (plot[3] - plot[1]) / g["rows"]
+        gap_rows = g["rows"] - 2 * 7  # two rows of heads of 7 queries
+        assert gap_rows * cell <= 0.6 * 7 * cell, f"{gap_rows} empty rows between the heads"
+    assert [t[4] for t in g["yTitles"]] == ["query"] and [t[4] for t in g["xTitles"]] == ["key"]
+    (y_title,), (x_title,) = g["yTitles"], g["xTitles"]
+    assert y_title[2] <= plot[0] and x_title[1] >= plot[3]  # beside and under the heads
+    bar = g["bar"]
+    assert bar is not None and bar[1] >= plot[3] and not _meet(bar, x_title)
+    for title in (x_title, y_title):
+        assert not any(_meet(title, tick) for tick in g["xTicks"] + g["yTicks"]), title
+    for item in (x_title, y_title, bar, *g["xTicks"], *g["yTicks"]):
+        assert _inside(item, chart), item
+
+
+# Issue #42: "Magma ... on the same chart the x labels are cut ("ant", "ive", "ope")": the
+# Attention page with the causal mask and Magma, the default sentence. Not reproduced (1400 and
+# 390 px, English and 中文, presentation mode on and off, the heads grid and the mean): this
+# keeps every drawn tick label of those charts inside its chart.
+@pytest.mark.parametrize("width", [390, 1400])
+@pytest.mark.parametrize("present", ["0", "1"])
+def test_causal_magma_tick_labels_stay_inside_their_chart(app_url, browser, width, present):
+    context = browser.new_context(viewport={"width": width, "height": 2400})
+    pg = context.new_page()
+    cut = {}
+    for lang in ("en", "zh"):
+        for view in ("heads", "mean"):
+            query = f"mask=causal&palette=Magma&view={view}&lang={lang}"
+            pg.goto(f"{app_url}/?{query}" + ("&present=1" if present == "1" else ""))
+            _settle(pg)
+            wait_for_params(pg, mask="causal", palette="Magma")
+            charts = pg.evaluate(GEOMETRY)
+            assert charts and all(c["boxes"] for c in charts)
+            cut.update({(lang, view, k): _outside(c) for k, c in enumerate(charts) if _outside(c)})
+    context.close()
+    assert cut == {}, cut

@@ -221,6 +221,7 @@ SHOWN_KEYS = """
                           .querySelectorAll('g[class^="x"][class$="tick"]')) {
     const text = e.textContent;
     if (getComputedStyle(e).display === 'none' || text === '\\u200b') continue;
+    if (e.closest('.colorbar')) continue;  // the colour bar's numbers, under the grid
     (rows[e.getAttribute('class')] = rows[e.getAttribute('class')] || []).push(text);
   }
   return Object.values(rows); }

@@ -41,8 +41,10 @@ def test_magma_colour_bar_is_monotonic_as_drawn(app_url, page, width):
             """() => { const f = document.querySelector('.js-plotly-plot .cbfill');
               const id = (f.getAttribute('style') || '').match(/url\\(["']?#([^"')]+)/);
               const g = id && document.getElementById(id[1]);
-              return g ? [...g.querySelectorAll('stop')].map(s => s.getAttribute('stop-color'))
-                       : []; }"""
+              if (!g) return [];
+              const stops = [...g.querySelectorAll('stop')].map(s => s.getAttribute('stop-color'));
+              // a horizontal bar's gradient starts at its right end, the top of the scale
+              return +g.getAttribute('x1') > +g.getAttribute('x2') ? stops.reverse() : stops; }"""
         )
         assert len(got) >= 5, got
         return got

@@ -94,7 +94,7 @@ def test_grouped_heads_joins_query_heads_to_their_kv_head_above_the_grid():
     assert grid_top < lay["yaxis30"]["domain"][0]  # the diagram above the heads, apart
     rows = [a["position"] for k, a in lay.items() if k.startswith("xaxis") and "position" in a]
     assert rows and all(0 <= p < grid_top for p in rows)  # each row's key labels in the grid
-    assert spec["data"][0]["colorbar"]["y"] == grid_top  # the colour bar beside the first row
+    assert spec["data"][0]["colorbar"]["orientation"] == "h"  # the colour bar under the grid
     # the grid keeps its own height: the diagram adds its px to the chart
     plain = heatmap.head_grid(w, list("abcde"), titles=list("uvwxyz"))
     plot_px = lay["height"] - lay["margin"]["t"] - lay["margin"]["b"]
@@ -130,3 +130,44 @@ def test_integer_axes_tick_whole_steps_only():
         x = fig.layout.xaxis
         assert x.tickmode == "linear" and x.tick0 == 0 and x.dtick >= 1
         assert float(x.dtick).is_integer() and (n - 1) / x.dtick <= 10
+
+
+def _sidebar_head_counts() -> list[int]:
+    """Every number of heads the sidebar offers (the core's limits)."""
+    from mha_core.layer import valid_head_counts
+    from mha_core.layer.limits import D_MODELS, MAX_HEADS
+
+    return sorted({h for d in D_MODELS for h in valid_head_counts(d, MAX_HEADS)})
+
+
+def _marks(trace) -> list[tuple[str, str]]:
+    """(colour, fill) of each node: its symbol without the row's shape ("", "-open", ...)."""
+    n = len(trace.x)
+    symbols = trace.marker.symbol
+    symbols = [symbols] * n if isinstance(symbols, str) else list(symbols)
+    fills = [s.split("-", 1)[1] if "-" in s else "" for s in symbols]
+    return list(zip(trace.marker.color, fills))
+
+
+def test_every_key_value_group_is_told_apart_at_every_allowed_count():
+    """Issue #42: past the palette's 9 colours (up to 16 key/value heads) a group had another's
+    colour again (KV head 9 = KV head 0). Every count of heads the sidebar offers, every count of
+    key/value heads the page's slider offers: each group's (colour, fill) is its own, and each
+    query head wears its group's."""
+    from mha_core.layer import valid_kv_head_counts
+
+    counts = _sidebar_head_counts()
+    assert max(counts) == 16
+    for nh in counts:
+        w = np.full((nh, 2, 2), 0.5, dtype=np.float32)
+        for n_kv in valid_kv_head_counts(nh):
+            kv = [h // (nh // n_kv) for h in range(nh)]
+            fig = eviz.grouped_heads(w, ["a", "b"], kv, titles=[f"h{h}" for h in range(nh)])
+            _, q_nodes, kv_nodes = [tr for tr in fig.data if tr.xaxis == "x30"]
+            groups = _marks(kv_nodes)
+            assert len(set(groups)) == n_kv, (nh, n_kv, groups)
+            assert _marks(q_nodes) == [groups[g] for g in kv], (nh, n_kv)
+            widths = kv_nodes.marker.line.width
+            assert [w > 0 for w in widths] == [f != "" for _, f in groups]  # hollow: an outline
+    with pytest.raises(ValueError, match="told apart"):
+        eviz.group_marks([len(eviz.DISTINCT) * len(eviz.GROUP_FILLS)], "square")

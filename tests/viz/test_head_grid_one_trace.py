@@ -142,7 +142,7 @@ def test_a_full_last_row_takes_its_key_labels_from_the_traces_own_axis():
     assert len(_key_axes(fig)) == 1 and [d.type for d in fig.data].count("scatter") == 1
 
 
-def test_long_axes_draw_every_kth_label_per_head_and_the_colour_bar_is_one_head_tall():
+def test_long_axes_draw_every_kth_label_per_head_and_the_colour_bar_is_at_most_one_head_wide():
     t = 60  # over LABEL_ALL: labels numbered, every k-th drawn
     tokens = [f"w{i}" for i in range(t)]
     fig = head_grid(attention_weights(8, t, t), tokens)
@@ -155,4 +155,67 @@ def test_long_axes_draw_every_kth_label_per_head_and_the_colour_bar_is_one_head_
     assert rows[0]["ticktext"] == first * 2  # the same labels under head 1
     assert len(fig.layout.xaxis.ticktext) == 2 * t  # the hover still names every key
     bar = fig.data[0].colorbar
-    assert bar.lenmode == "pixels" and bar.len < fig.layout.height / 3  # one head of four rows
+    # under the grid at the left (beside it, it took ~90 px of a phone's width: issue #42)
+    assert bar.orientation == "h" and bar.lenmode == "fraction" and bar.len <= 0.5
+
+
+def _titles(layout: dict) -> dict[str, str]:
+    """{axis name: its title's text} of every axis with a title text."""
+    axes = {k: a for k, a in layout.items() if k[1:5] == "axis" and isinstance(a, dict)}
+    return {k: a["title"]["text"] for k, a in axes.items() if (a.get("title") or {}).get("text")}
+
+
+@pytest.mark.parametrize("nh", [1, 3, 4, 16])
+def test_axes_are_titled_query_and_key_in_the_language_passed(nh):
+    """Issue #42: the grid had no axis titles. The query labels' axis is titled q_title, the
+    axis of the last row's key labels k_title (escaped; the page passes them in its language);
+    no other axis has a title, and the margins hold them."""
+    tokens = ["I", "want", "to", "live", "in", "Europe", "."]
+    fig = head_grid(attention_weights(nh, 7, 7), tokens, q_title="查询", k_title="key <b>")
+    layout = fig.to_plotly_json()["layout"]
+    titled = _titles(layout)
+    assert sorted(titled.values()) == ["key &lt;b&gt;", "查询"]
+    (y,) = [k for k, v in titled.items() if v == "查询"]
+    (x,) = [k for k, v in titled.items() if v != "查询"]
+    assert layout[y].get("showticklabels", True) and layout[y].get("ticktext")  # the queries'
+    axis = layout[x]
+    assert axis.get("showticklabels", True) and axis.get("ticktext")  # draws key labels
+    bottom = min(a.get("position", 0.0) for k, a in layout.items() if k.startswith("xaxis"))
+    assert axis.get("position", 0.0) == bottom  # under the last row
+    m = layout["margin"]
+    assert m["l"] >= 44 + 20 and m["b"] >= 44  # the titles' room beside and under the labels
+    plain = head_grid(attention_weights(nh, 7, 7), tokens, q_title="", k_title="")
+    assert _titles(plain.to_plotly_json()["layout"]) == {}
+
+
+def test_on_a_phone_the_heads_take_the_width_the_colour_bar_took():
+    """Issue #42, 390 px: the colour bar beside the first row reserved ~90 px of a ~360 px chart
+    and the heads stood in ~200 px with a blank band at their right. It lies under the grid now,
+    at the left, at most 40% of the width (the key title in the middle of the same band), and
+    the right margin is only the last key label's overhang."""
+    tokens = ["I", "want", "to", "live", "in", "Europe", "."]
+    fig = head_grid(attention_weights(4, 7, 7), tokens)
+    bar = fig.data[0].colorbar
+    assert bar.orientation == "h" and bar.xanchor == "left" and bar.x == 0 and bar.len <= 0.4
+    assert fig.layout.margin.r <= 30
+    phone_w = 358  # the chart's width on a 390 px phone
+    plot_w = phone_w - fig.layout.margin.l - fig.layout.margin.r
+    assert plot_w >= 0.6 * phone_w
+
+
+def test_the_gap_between_rows_of_heads_is_not_rounded_up_to_a_blank_row():
+    """The empty rows between two rows of heads hold a head's key labels and the next head's
+    title: their nearest whole number, the cells grown (<= 15%) to cover it; rounded up, a row
+    of ~24 px stayed blank (issue #42)."""
+    from viz.heads import HEAD_TITLE_PX, _x_label_px, head_px
+
+    tokens = ["I", "want", "to", "live", "in", "Europe", "."]
+    fig = head_grid(attention_weights(4, 7, 7), tokens)
+    layout = fig.layout
+    n_y = layout.yaxis.range[0] + 0.5
+    plot_px = layout.height - layout.margin.t - layout.margin.b
+    cell = plot_px / n_y
+    gap_rows = n_y - 2 * 7
+    need = HEAD_TITLE_PX + _x_label_px(tokens)
+    assert need <= gap_rows * cell < need + 0.5 * cell
+    assert cell <= 1.15 * head_px(7) / 7 + 1e-9

@@ -195,3 +195,26 @@ def test_square_heatmap_keeps_square_cells():
     fig = viz.attention_heatmap(np.eye(4), ["a", "b", "c", "d"], square=True)
     assert fig.layout.yaxis.scaleanchor == "x" and fig.layout.xaxis.constrain == "domain"
     assert viz.attention_heatmap(np.eye(4), ["a", "b", "c", "d"]).layout.yaxis.scaleanchor is None
+
+
+def test_a_square_matrix_keeps_its_colour_bar_under_it_not_across_the_page():
+    """Issue #42, the head-similarity matrix (built as the home page builds it): equal aspect
+    (square cells), and its colour bar under it at the left, no longer than the matrix is tall
+    (at the chart's far right, ~450 px off on a wide page, the chart read as stretched across
+    it); empty axis titles take no room."""
+    import viz
+
+    heads = [f"head {h}" for h in range(12)]
+    fig = viz.attention_heatmap(
+        np.eye(12), heads, zmin=0.0, zmax=1.0, x_title="", y_title="", height=60 + 40 * 12,
+        fmt=".4f", square=True,
+    )  # fmt: skip
+    lay = fig.layout
+    assert lay.yaxis.scaleanchor == "x" and lay.xaxis.constrain == lay.yaxis.constrain == "domain"
+    bar = fig.data[0].colorbar
+    assert bar.orientation == "h" and bar.xanchor == "left" and bar.x == 0
+    plot_px = lay.height - lay.margin.t - lay.margin.b
+    assert bar.lenmode == "pixels" and bar.len <= min(plot_px, 260)
+    assert lay.margin.r <= 30  # no colour bar beside it
+    assert lay.xaxis.title.text is None and lay.yaxis.title.text is None
+    assert plot_px >= 60 + 40 * 12 - 60 - 50  # the matrix keeps the height it was given

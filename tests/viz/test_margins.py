@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 import viz
-from viz.margins import reserve_margins, text_px
+from viz.margins import COLORBAR_BELOW_PX, reserve_margins, text_px
 
 
 def _axes(y_labels, x_labels=None, **extra) -> dict:
@@ -56,7 +56,7 @@ def test_builders_fit_the_margins_once():
     tokens = ["the", "extraordinarily", "cat"]
     grid = viz.head_grid(w, tokens)
     m = grid.layout.margin
-    assert m.l >= text_px("extraordinarily", 11) and m.r >= 12 + 80  # the slim colour bar
+    assert m.l >= text_px("extraordinarily", 11) and m.b >= COLORBAR_BELOW_PX  # the bar below
     spec = grid.to_plotly_json()
     assert reserve_margins(spec["data"], spec["layout"])["margin"] == spec["layout"]["margin"]
 

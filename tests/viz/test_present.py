@@ -36,6 +36,8 @@ def test_a_head_grid_is_squared_and_its_titles_grow():
     after = [a["font"]["size"] for a in fig._layout["annotations"]]
     assert after == [round(s * SCALE, 1) for s in sizes]
     assert any("scaleanchor" in v for k, v in fig._layout.items() if k.startswith("yaxis"))
+    # the squared heads at the left, above their colour bar (at the left under the grid)
+    assert fig._layout["xaxis"]["constraintoward"] == "left"
 
 
 def test_a_long_token_by_dimension_map_keeps_its_own_aspect():

@@ -127,6 +127,7 @@ def grouped(s: Sentence, n_kv: int) -> None:
     fig = eviz.grouped_heads(
         g.weights, s.tokens, g.kv_head, titles=titles,
         query_label=t("efficient.query_head"), kv_label=t("efficient.kv_head"),
+        **widgets.axis_titles(),
     )  # fmt: skip
     widgets.plot(fig, key="efficient.gqa_fig")  # one chart: a heads step redraws one
     present.prose(t("efficient.gqa_pooling", n_kv=n_kv))
@@ -261,7 +262,8 @@ def masks(s: Sentence) -> None:
         )  # fmt: skip
         widgets.plot(fig, key="efficient.reach_fig")
     titles = [t("efficient.head_n", h=h) for h in range(s.n_heads)]
-    widgets.plot(head_grid(m.weights, s.tokens, titles=titles), key="efficient.masked_fig")
+    fig = head_grid(m.weights, s.tokens, titles=titles, **widgets.axis_titles())
+    widgets.plot(fig, key="efficient.masked_fig")
     _reach_curve(m.field, window, T, plain=sinks == 0 and not glob)
 
 

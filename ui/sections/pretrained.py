@@ -147,5 +147,6 @@ def rehead(s: Shown, layer: int, d_model: int) -> None:
         s.tokens[:small],
         titles=[t("stats.head_title", h=h) for h in range(show_h)],
         value_label=t("pretrained.weight"),
+        **widgets.axis_titles(),
     )
     widgets.plot(fig, key="pretrained.rehead_fig")

@@ -279,7 +279,9 @@ def _hint(kind: str, task: str) -> str:
 
 def _grid(weights: np.ndarray, rows, cols, titles: list[str], key: str) -> None:
     label = t("train.weight")
-    fig = viz.head_grid(weights, list(rows), list(cols), titles=titles, value_label=label)
+    fig = viz.head_grid(
+        weights, list(rows), list(cols), titles=titles, value_label=label, **widgets.axis_titles()
+    )
     widgets.plot(fig, key=key)
 
 
