@@ -8,6 +8,11 @@ the same pair trained in this process as `bench/induction.py` trains it
 Prints both and their ratio (the target: at most 1.5x). The load average is printed: on a
 shared machine every figure is noisy; alternate rounds (`--rounds`) to see the spread.
 
+Then the opening (`--open N`, new sessions, each its own browser context): the Induction page
+until the stored run's probe chart (the stripe) is drawn, against the home page until its first
+chart is drawn (what any page needs: the browser loads Streamlit's chart code), alternating;
+the target is the stripe within 2 s of that.
+
     streamlit run app.py --server.port 8931 --server.headless true &
     python -m bench.induction_live --url http://127.0.0.1:8931 [--rounds 1]
 """
@@ -41,6 +46,44 @@ def page_seconds(url: str) -> float:
     return seconds
 
 
+PROBE = (
+    "() => { for (const g of document.querySelectorAll('.js-plotly-plot')) {"
+    "  const t = g._fullLayout && g._fullLayout.title && g._fullLayout.title.text;"
+    "  if (t && t.startsWith('Layer 1, head')) return t; } return null; }"
+)
+FIRST_CHART = "() => document.querySelector('.js-plotly-plot') !== null"
+
+
+def open_seconds(url: str, rounds: int) -> None:
+    """New sessions alternately on the home page (first chart) and the Induction page (the
+    stored run's probe chart): seconds from goto until drawn, and the differences."""
+    from playwright.sync_api import sync_playwright
+
+    from tests.browser.server import CHROMIUM_ARGS, chromium_path
+
+    times: dict[str, list[float]] = {"home": [], "induction": []}
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=chromium_path(), args=CHROMIUM_ARGS)
+        pages = (("home", "", FIRST_CHART), ("induction", "/induction", PROBE))
+        for _ in range(rounds):
+            for name, path, ready in pages:
+                context = browser.new_context(viewport={"width": 1400, "height": 1000})
+                pg = context.new_page()
+                t0 = time.perf_counter()
+                pg.goto(f"{url}{path}")
+                pg.wait_for_function(ready, timeout=120_000, polling=50)
+                times[name].append(time.perf_counter() - t0)
+                context.close()
+        browser.close()
+    gaps = [s - h for s, h in zip(times["induction"], times["home"], strict=True)]
+    print("new session, goto -> drawn (s): home's first chart "
+          + ", ".join(f"{x:.2f}" for x in times["home"]) + "; the induction stripe "
+          + ", ".join(f"{x:.2f}" for x in times["induction"]))
+    print(f"stripe - home: {', '.join(f'{g:.2f}' for g in gaps)} s; median "
+          f"{sorted(gaps)[len(gaps) // 2]:.2f} s (target 2 s; load average "
+          f"{os.getloadavg()[0]:.1f})", flush=True)
+
+
 def reference_seconds() -> float:
     t0 = time.perf_counter()
     for n_layers in (2, 1):
@@ -52,7 +95,10 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--url", default="http://127.0.0.1:8501")
     ap.add_argument("--rounds", type=int, default=1)
+    ap.add_argument("--open", type=int, default=5, help="new sessions of each page (0: none)")
     args = ap.parse_args()
+    if args.open:
+        open_seconds(args.url, args.open)
     for r in range(args.rounds):
         load0 = os.getloadavg()[0]
         page = page_seconds(args.url)

@@ -6,8 +6,6 @@ Screenshots (wide and phone) go to the test's tmp_path."""
 
 from __future__ import annotations
 
-import time
-
 import pytest
 
 from tests.browser.test_phone import GEOMETRY, _outside, _settle
@@ -70,36 +68,15 @@ PROBE = (
 )
 
 
-def _opened(browser, url: str, ready: str) -> float:
-    """Seconds from opening `url` in a new session (its own browser context, as a new learner)
-    until `ready` (a JS function) returns something."""
-    context = browser.new_context(viewport={"width": 1400, "height": 1000})
-    pg = context.new_page()
-    t0 = time.monotonic()
-    pg.goto(url)
-    pg.wait_for_function(ready, timeout=60_000, polling=50)
-    seconds = time.monotonic() - t0
-    context.close()
-    return seconds
-
-
-FIRST_CHART = "() => document.querySelector('.js-plotly-plot') !== null"
-
-
 def test_induction_opens_with_the_stored_stripe(app_url, page, tmp_path):
-    """The stripe is on screen within 2 s of what any page needs for its first chart in a new
-    session (the browser loads Streamlit's chart code then: on this 2-core machine under a load
-    of 12-13, the home page's first chart took 5.7-7.7 s)."""
+    """A new session sees the stored run at once: the probe chart and the note, no training
+    (the time to it is measured by `python -m bench.induction_live --open 5`, not here)."""
     page.goto(f"{app_url}/induction")
     page.wait_for_function(PROBE, timeout=60_000, polling=50)
     page.get_by_text("A finished run, kept with the app").wait_for()
+    assert page.get_by_role("button", name="Train both", exact=True).is_enabled()
     page.mouse.move(5, 5)
     page.screenshot(path=str(tmp_path / "induction_open_wide.png"), full_page=True)
-    browser = page.context.browser
-    home = _opened(browser, app_url, FIRST_CHART)
-    stripe = _opened(browser, f"{app_url}/induction", PROBE)
-    print(f"new session: home's first chart {home:.2f} s, the induction stripe {stripe:.2f} s")
-    assert stripe - home < 2.0, f"the stripe took {stripe:.2f} s, home's first chart {home:.2f} s"
     page.set_viewport_size({"width": 390, "height": 2400})
     page.wait_for_timeout(500)
     page.screenshot(path=str(tmp_path / "induction_open_phone.png"))
