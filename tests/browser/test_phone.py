@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.helpers.browser import opening_query, wait_for_app
+from tests.helpers.browser import opening_query, page_at, wait_for_app
 from ui.pages import PAGES
 
 pytestmark = pytest.mark.browser
@@ -145,7 +145,8 @@ def test_long_text_head_grid_on_a_phone(app_url, phone, view):
     phone.goto(f"{app_url}/?n_heads=2&d_model=16&long_view={view}&text={words.replace(' ', '+')}")
     phone.wait_for_function(
         "() => [...document.querySelectorAll('.js-plotly-plot')].filter(g => g._fullLayout)"
-        ".length >= 1", timeout=120_000
+        ".length >= 1",
+        timeout=120_000,
     )
     _settle(phone)
     charts = phone.evaluate(GEOMETRY)
@@ -172,18 +173,13 @@ GRIDS = [  # the pages that draw heads as one-trace grids, with long and odd lab
 @pytest.mark.parametrize("width", [390, 1400])
 @pytest.mark.parametrize("path,query", GRIDS, ids=["home60", "home_unicode", "efficient", "encdec"])
 def test_grid_labels_stay_inside_their_chart(app_url, browser, width, path, query):
-    context = browser.new_context(viewport={"width": width, "height": 1000})
-    pg = context.new_page()
-    try:
-        pg.goto(f"{app_url}/{path}?{urllib.parse.urlencode(query)}")
+    with page_at(browser, f"{app_url}/{path}?{urllib.parse.urlencode(query)}", width) as pg:
         _settle(pg)
         charts = pg.evaluate(GEOMETRY)
         assert charts
         for k, c in enumerate(charts):
             assert _outside(c) == [], f"chart {k}: tick labels cut off"
             assert _overlaps(c["boxes"]) == [], f"chart {k}: tick labels overlap"
-    finally:
-        context.close()
 
 
 # The nodes of the efficient page's groups strip (its subplot x30y30), as drawn, by trace
@@ -199,10 +195,7 @@ STRIP_NODES = """
 def test_the_groups_strip_nodes_stay_apart(app_url, browser, width):
     """16 heads: at 390 px the strip's nodes overlapped (14 px circles 12 px apart). They are
     sized to fit a phone's plot width; either way neighbours in a row keep a gap."""
-    context = browser.new_context(viewport={"width": width, "height": 1000})
-    pg = context.new_page()
-    try:
-        pg.goto(f"{app_url}/efficient?n_heads=16&d_model=64")
+    with page_at(browser, f"{app_url}/efficient?n_heads=16&d_model=64", width) as pg:
         _settle(pg)
         rows = pg.evaluate(STRIP_NODES)
         assert [len(row) for row in rows] == [16, 16]  # query heads, key/value heads
@@ -210,8 +203,6 @@ def test_the_groups_strip_nodes_stay_apart(app_url, browser, width):
             row.sort()
             gaps = [b[0] - a[1] for a, b in zip(row, row[1:])]
             assert min(gaps) >= 2, (width, gaps)
-    finally:
-        context.close()
 
 
 # the key labels a phone shows under each row of a grid's heads: per axis, in the page's order
@@ -232,15 +223,10 @@ SHOWN_KEYS = """
 def test_a_phone_shows_the_same_key_labels_under_both_heads_of_a_row(app_url, browser, path):
     """At 390 px every 2nd key label is drawn; counted across a row's two heads, the second
     head showed the other half (head 1: want, live, Europe beside head 0's I, to, in, .)."""
-    context = browser.new_context(viewport={"width": 390, "height": 1000})
-    pg = context.new_page()
-    try:
-        pg.goto(f"{app_url}/{path}?n_heads=4&d_model=64")
+    with page_at(browser, f"{app_url}/{path}?n_heads=4&d_model=64", 390) as pg:
         _settle(pg)
         rows = pg.evaluate(SHOWN_KEYS)
         assert len(rows) == 2  # two rows of two heads
         for shown in rows:
             half = len(shown) // 2
             assert shown[:half] == shown[half:] == ["I", "to", "in", "."], shown
-    finally:
-        context.close()

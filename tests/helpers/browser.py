@@ -9,12 +9,27 @@ yet, so what is read after it alone may still be the old state.
 
 from __future__ import annotations
 
+import contextlib
 import time
 import urllib.parse
+from collections.abc import Iterator
 
 from playwright.sync_api import Error as PlaywrightError
 
 WAIT_S = 60  # how long a test waits for a state: a loaded 2-core CI machine needs this much
+
+
+@contextlib.contextmanager
+def page_at(browser, url: str, width: int, height: int = 1000) -> Iterator:
+    """A page of its own (a new browser context: a new session) at `width` x `height`, opened
+    on `url`; closed at the end of the block."""
+    context = browser.new_context(viewport={"width": width, "height": height})
+    try:
+        pg = context.new_page()
+        pg.goto(url)
+        yield pg
+    finally:
+        context.close()
 
 
 def eventually(check, timeout: float = WAIT_S, interval: float = 0.25):
