@@ -43,17 +43,14 @@ CASES = [
 ]
 
 
-def _run(d_model=64, n_heads=4, mask="none", scale=True, scoring="dot", positional=True, **kw):
-    tokens = kw.pop("tokens", SENTENCE)
-    cfg = AttentionConfig(
-        d_model=d_model,
-        n_heads=n_heads,
-        mask=mask,
-        scale=scale,
-        scoring=scoring,
-        positional=positional,
-        seed=kw.pop("seed", 7),
-    )
+FIELDS = ("d_model", "n_heads", "mask", "scale", "scoring", "positional")  # CASES' order
+
+
+def _run(*values, tokens=SENTENCE, seed=7, **named):
+    """The sentence's run and its layer; `values` in FIELDS order (a CASES row), then `named`,
+    over d_model 64, 4 heads, no mask, scaled dot product, sinusoidal PE."""
+    settings = dict(d_model=64, n_heads=4, mask="none", scale=True, scoring="dot", positional=True)
+    cfg = AttentionConfig(**{**settings, **dict(zip(FIELDS, values)), **named}, seed=seed)
     layer = build_attention(cfg)
     return run_attention(list(tokens), cfg, layer), layer
 

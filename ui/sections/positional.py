@@ -86,17 +86,18 @@ def curves(table: PositionalTable, n_pos: int, d_model: int) -> None:
         st.info(t("positional.no_dims"))
 
 
+def _matrix(builder, matrix: np.ndarray, titles: tuple[str, str], value: str, key: str) -> None:
+    """A position x dimension or position x position table as a heatmap (`titles`: the x and
+    y axis titles' string ids)."""
+    x, y = (t(f"positional.{title}") for title in titles)
+    widgets.plot(builder(matrix, x_title=x, y_title=y, value_label=value), key=f"positional.{key}")
+
+
 def table(table: PositionalTable, n_pos: int, d_model: int) -> None:
     """The position x dimension table."""
     st.subheader(t("positional.heatmap"))
     present.prose(t("positional.heatmap_caption"))
-    fig = pviz.encoding_heatmap(
-        table.pe,
-        x_title=t("positional.dimension"),
-        y_title=t("positional.position"),
-        value_label="PE",
-    )
-    widgets.plot(fig, key="positional.heatmap_fig")
+    _matrix(pviz.encoding_heatmap, table.pe, ("dimension", "position"), "PE", "heatmap_fig")
 
 
 def wavelengths(table: PositionalTable, n_pos: int, d_model: int) -> None:
@@ -134,13 +135,8 @@ def similarity(table: PositionalTable, n_pos: int, d_model: int) -> None:
         r"PE(p)\cdot PE(q) = \sum_{i} \big[\sin(p\,\omega_i)\sin(q\,\omega_i) + "
         r"\cos(p\,\omega_i)\cos(q\,\omega_i)\big] = \sum_{i} \cos\big((p-q)\,\omega_i\big)"
     )
-    fig = pviz.similarity_heatmap(
-        table.similarity,
-        x_title=t("positional.position_q"),
-        y_title=t("positional.position_p"),
-        value_label="PE(p)·PE(q)",
-    )
-    widgets.plot(fig, key="positional.similarity_fig")
+    titles = ("position_q", "position_p")
+    _matrix(pviz.similarity_heatmap, table.similarity, titles, "PE(p)·PE(q)", "similarity_fig")
     anchor = controls.slider(
         t("positional.anchor"),
         0,
