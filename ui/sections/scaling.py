@@ -151,18 +151,23 @@ def saturation(dist: str, n_samples: int, seed: int) -> None:
             rows=curves.n_rows,
             d_lo=int(curves.d_k[0]),
             d_hi=int(curves.d_k[-1]),
-            mw_u=curves.max_weight[0, -1],
-            mw_s=curves.max_weight[1, -1],
-            en_u=curves.entropy[0, -1],
-            en_s=curves.entropy[1, -1],
-            j_u=num(curves.jacobian[0, -1]),
-            j_s=num(curves.jacobian[1, -1]),
+            **_unscaled_scaled(*(getattr(curves, k)[:, -1] for k in STAT_NAMES)),
             j_0=num(curves.jacobian[0, 0]),
             ratio=num(curves.jacobian[1, -1] / curves.jacobian[0, -1]),
             u_mw=uniform.max_weight,
             u_en=uniform.entropy,
         )
     )
+
+
+STAT_NAMES = ("max_weight", "entropy", "jacobian")
+
+
+def _unscaled_scaled(max_weight, entropy, jacobian) -> dict:
+    """The texts' mw_u, mw_s, en_u, en_s, j_u, j_s from (unscaled, scaled) pairs of the mean
+    largest weight, entropy and ‖J‖."""
+    (mw_u, mw_s), (en_u, en_s), (j_u, j_s) = max_weight, entropy, jacobian
+    return dict(mw_u=mw_u, mw_s=mw_s, en_u=en_u, en_s=en_s, j_u=num(j_u), j_s=num(j_s))
 
 
 # The section's sweep recomputes softmax and its Jacobian for every row of every head at each
@@ -224,12 +229,7 @@ def _scaled_pair(result, head: int, tokens: list[str], d_k: int) -> None:
             "scaling.pair_result",
             std=result.score_std,
             sstd=result.scaled_score_std,
-            mw_u=s_u.max_weight,
-            mw_s=s_s.max_weight,
-            en_u=s_u.entropy,
-            en_s=s_s.entropy,
-            j_u=num(s_u.jacobian),
-            j_s=num(s_s.jacobian),
+            **_unscaled_scaled(*((getattr(s_u, k), getattr(s_s, k)) for k in STAT_NAMES)),
             rows=s_u.n_rows,
         )
     )
