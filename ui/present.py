@@ -9,7 +9,9 @@ import streamlit as st
 from ui.i18n import t
 from ui.state import key
 
-# larger text and widget labels for a projector at 1280 x 720; charts are scaled on their own
+# larger text and widget labels for a projector at 1280 x 720; charts are scaled on their own.
+# On a phone (the figure is the same at every width) a chart's tick labels keep the normal size:
+# at 16.5 px they overlapped in the ~12 px rows of a squared head grid 358 px wide
 STYLE = """<style>
 [data-testid="stMain"] [data-testid="stMarkdownContainer"] p,
 [data-testid="stMain"] [data-testid="stWidgetLabel"] p { font-size: 1.25rem; }
@@ -17,6 +19,9 @@ STYLE = """<style>
 [data-testid="stMain"] [data-testid="stCaptionContainer"] p { font-size: 1.05rem; }
 [data-testid="stMain"] [data-baseweb="select"] div { font-size: 1.1rem; }
 [data-testid="stMain"] h1 { font-size: 3rem; }
+@media (max-width: 480px) {
+  [data-testid="stPlotlyChart"] g[class$="tick"] > text { font-size: 12px !important; }
+}
 </style>"""
 
 

@@ -61,8 +61,9 @@ def _labels(axis: dict) -> list[str]:
 def _title_px(axis: dict) -> float:
     title = axis.get("title")
     text = title.get("text") if isinstance(title, dict) else title
+    font = (title.get("font") if isinstance(title, dict) else None) or {}
     # the title, its standoff and padding; an empty title still takes its room in Streamlit
-    return AXIS_TITLE_PX if text is not None else 0
+    return AXIS_TITLE_PX - TITLE_FONT + (font.get("size") or TITLE_FONT) if text is not None else 0
 
 
 def _axes(layout: dict, letter: str) -> Iterable[dict]:
@@ -117,8 +118,9 @@ def _top_titles(layout: dict) -> bool:
     return False
 
 
-def reserve_margins(data: list[dict], layout: dict) -> dict:
-    """`layout` with its margins raised to the estimated room (never lowered)."""
+def needed(data: list[dict], layout: dict) -> dict[str, float]:
+    """The room (px) the labels, axis titles, colour bars and legend of a figure take on each
+    side ("l", "r", "t", "b"), estimated from their text and font sizes."""
     need = {"l": 0.0, "r": 0.0, "t": 0.0, "b": 0.0}
     for axis in _axes(layout, "y"):
         labels = _labels(axis)
@@ -128,8 +130,9 @@ def reserve_margins(data: list[dict], layout: dict) -> dict:
     for axis in _axes(layout, "x"):
         side = "t" if axis.get("side") == "top" else "b"
         need[side] = max(need[side], _x_px(axis) + _title_px(axis))
-    if any(True for _ in _axes(layout, "x")):  # the last x label hangs past the plot's edge
-        need["r"] = max(need["r"], 24)
+    x_sizes = [_size(axis) for axis in _axes(layout, "x")]
+    if x_sizes:  # the last x label hangs past the plot's edge
+        need["r"] = max(need["r"], 24, 2 * max(x_sizes))
     x_titled = any(_title_px(axis) for axis in _axes(layout, "x"))
     for bar in _colorbars(data, layout):
         if bar.get("orientation") == "h":  # under the plot, below the x labels and title
@@ -150,8 +153,13 @@ def reserve_margins(data: list[dict], layout: dict) -> dict:
     if _top_titles(layout):  # subplot titles of the top row: below the toolbar, not under it
         titled = 40 if layout.get("title") else 0
         need["t"] = max(need["t"], MODEBAR_PX + TITLE_FONT + 16 + titled)
+    return need
+
+
+def reserve_margins(data: list[dict], layout: dict) -> dict:
+    """`layout` with its margins raised to the estimated room (never lowered)."""
     margin = dict(layout.get("margin") or {})
-    for side, px in need.items():
+    for side, px in needed(data, layout).items():
         if px:
             margin[side] = max(margin.get(side, 80), int(px + 0.999))  # 80: plotly's default
     return {**layout, "margin": margin}

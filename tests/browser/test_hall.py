@@ -174,3 +174,82 @@ def test_causal_magma_tick_labels_stay_inside_their_chart(app_url, browser, widt
             cut.update({(lang, view, k): _outside(c) for k, c in enumerate(charts) if _outside(c)})
     context.close()
     assert cut == {}, cut
+
+
+# Every chart as drawn: its box, its plot area (inside the margins) and the box of its drawn
+# cells (the axes' lengths: squared, a matrix takes less than the plot area), the boxes of its
+# drawn tick labels (the colour bar's numbers apart) and the labels that lie on a cell of its
+# heatmap (a cell: one non-empty z value, the heatmap at x, y = 0, 1, ...; its gaps are NaN).
+PRESENTED = """
+() => [...document.querySelectorAll('.js-plotly-plot')].filter(g => g._fullLayout).map(g => {
+  const r = g.getBoundingClientRect(), L = g._fullLayout, s = L._size;
+  const xa = L.xaxis, ya = L.yaxis;
+  const px = v => r.left + xa._offset + xa.l2p(v), py = v => r.top + ya._offset + ya.l2p(v);
+  const box = t => { const b = t.getBoundingClientRect();
+                     return [b.left, b.top, b.right, b.bottom, t.textContent]; };
+  const all = [...g.querySelectorAll('g[class$="tick"] > text')].map(t => [t, box(t)])
+    .filter(([t, b]) => b[2] - b[0] > 0 && b[3] - b[1] > 0 && b[4].trim() !== '');
+  const labels = all.filter(([t]) => !t.closest('.colorbar')).map(([t, b]) => b);
+  const heat = g._fullData.find(d => d.type === 'heatmap');
+  const onCells = [];
+  if (heat) {
+    const z = heat.z;
+    for (const b of labels) {
+      // the ink of the label: its box less 3 px (or a fifth) of padding on each side
+      const dx = Math.min(3, (b[2] - b[0]) / 5), dy = Math.min(3, (b[3] - b[1]) / 5);
+      const [l, t, rt, bt] = [b[0] + dx, b[1] + dy, b[2] - dx, b[3] - dy];
+      hit: for (let i = 0; i < z.length; i++) {
+        const y0 = Math.min(py(i - 0.5), py(i + 0.5)), y1 = Math.max(py(i - 0.5), py(i + 0.5));
+        if (bt <= y0 + 1 || t >= y1 - 1) continue;
+        for (let j = 0; j < z[i].length; j++) {
+          if (z[i][j] === null || Number.isNaN(z[i][j])) continue;
+          const x0 = px(j - 0.5), x1 = px(j + 0.5);
+          if (rt > x0 + 1 && l < x1 - 1) { onCells.push([b[4], i, j]); break hit; }
+        }
+      }
+    }
+  }
+  return {chart: [r.left, r.top, r.right, r.bottom], plotW: s.w, cells: [xa._length, ya._length],
+          width: r.width, left: r.left, right: r.right, top: r.top, bottom: r.bottom,
+          boxes: all.map(([t, b]) => b), onCells: onCells};
+})
+"""
+
+
+@pytest.mark.parametrize("size", [(390, 844), (1280, 720)], ids=["phone", "projector"])
+def test_presentation_mode_reads_on_a_phone_and_a_projector(app_url, browser, size, tmp_path):
+    """Presentation mode at 390 px: the mean heatmap shrank to nothing (1.5x margins, 162 px
+    left, and its colour bar beside it, 195 px right, in a 358 px chart) and the squared head
+    grid stood in 160 px with its first row's key labels on the second row's cells (they stood
+    at a fixed height while the squared cells shrank toward the middle). At a phone's width and
+    a projector's, on the home page's heads and mean views: each chart's plot area is at least
+    half its width, its cells at least 150 px both ways, every tick label inside the chart and
+    none on a cell of the heatmap."""
+    width, height = size
+    context = browser.new_context(viewport={"width": width, "height": height})
+    pg = context.new_page()
+    bad = {}
+    try:
+        for view in ("heads", "mean"):
+            pg.goto(f"{app_url}/?present=1&view={view}")
+            _settle(pg)
+            wait_for_params(pg, view=view)
+            charts = pg.evaluate(PRESENTED)
+            pg.mouse.move(1, 1)
+            pg.screenshot(path=str(tmp_path / f"present_{view}_{width}.png"), full_page=True)
+            assert len(charts) == 1, view
+            c = charts[0]
+            problems = []
+            if c["plotW"] < 0.5 * c["width"]:
+                problems.append(f"plot area {c['plotW']:.0f} of {c['width']:.0f} px")
+            if min(c["cells"]) < 150:
+                problems.append(f"cells {c['cells']}")
+            if _outside(c):
+                problems.append(f"outside: {_outside(c)}")
+            if c["onCells"]:
+                problems.append(f"on cells: {c['onCells']}")
+            if problems:
+                bad[view] = problems
+    finally:
+        context.close()
+    assert bad == {}, bad
