@@ -91,7 +91,11 @@ OWN_SLIDER = {
 # view, and the slider stepped (rightwards first).
 PICKER = {
     "llm": ("view=heads&layer=15&head=0&query=last", "llm-layer"),
+    # MiniLM's size is fixed (the sidebar's model settings are disabled): its re-heading slider
+    "pretrained": ("", "pretrained-rehead_heads"),
 }
+# Pages with no slider of their own whose sidebar model settings are all disabled: not stepped
+NO_STEP = {"reading": "MiniLM's size is fixed and the page has no slider of its own"}
 
 
 def lesson_query(station: str) -> str:
@@ -277,6 +281,9 @@ def latency(
     (floor_url, floor_log), (app_url, app_log) = servers["floor"], servers["app"]
     tabs = {"floor": Tab(context, floor_url, quiet, floor_log, init_script="")}
     for name in pages:
+        if name in NO_STEP:
+            print(f"{name}: not stepped ({NO_STEP[name]})")
+            continue
         if name in OWN_SLIDER:
             query, button, widget = OWN_SLIDER[name]
             url = f"{app_url}/{BY_ID[name].url_path}?{query}"

@@ -6,7 +6,7 @@ import urllib.parse
 
 import pytest
 
-from tests.helpers.browser import eventually, wait_for_app
+from tests.helpers.browser import eventually, move_slider, wait_for_app, wait_for_params
 
 pytestmark = pytest.mark.browser
 
@@ -59,3 +59,31 @@ def test_pretrained_page(app_url, page, tmp_path):
 
     eventually(renormalised)
     assert page.dialogs == []
+
+
+REHEAD_TITLES = (
+    "() => { const gs = [...document.querySelectorAll('.js-plotly-plot')];"
+    " const g = gs[gs.length - 1]; if (!g || !g._fullLayout) return [];"
+    " return (g._fullLayout.annotations || []).map(a => a.text)"
+    "  .filter(t => t.startsWith('head ')); }"
+)
+
+
+REHEAD_Z = (
+    "() => { const gs = [...document.querySelectorAll('.js-plotly-plot')];"
+    " const g = gs[gs.length - 1]; return g && g.data ? JSON.stringify(g.data[0].z[0]) : ''; }"
+)
+
+
+def test_the_rehead_slider_reruns_its_section_and_keeps_the_url(app_url, page):
+    """The re-heading is a fragment (its slider reruns that part alone): the grid still follows
+    the slider, and the URL still records it, with the rest of the page's state."""
+    page.goto(app_url + "/pretrained?layer=2")
+    wait_for_app(page, timeout=120_000)
+    page.wait_for_function(f"() => ({REHEAD_TITLES})().length === 12", timeout=120_000)
+    before = page.evaluate(REHEAD_Z)
+    move_slider(page, "Heads h for this layer (divisors of 384)", 1)
+    wait_for_params(page, rehead_heads="16", layer="2")
+    page.get_by_text("Showing 12 of 16 heads.").wait_for()
+    page.get_by_text("h = 16, d_k = 24", exact=False).first.wait_for()
+    eventually(lambda: page.evaluate(REHEAD_Z) != before)  # the grid drawn again, 16 heads' worth

@@ -12,7 +12,7 @@ import streamlit as st
 
 import viz
 from mha_core import valid_head_counts
-from ui import controls, present, widgets
+from ui import controls, present, url, widgets
 from ui.compute import pretrained as compute
 from ui.i18n import t
 from ui.params import Param, Range, cut, index
@@ -121,8 +121,10 @@ def layer_stats(s: Shown, layer: int) -> None:
     widgets.head_stats_table(stats, kinds, key="pretrained.stats_table")
 
 
+@url.fragment
 def rehead(s: Shown, layer: int, d_model: int) -> None:
-    """The same trained projections of a layer split into another number of heads."""
+    """The same trained projections of a layer split into another number of heads (a fragment:
+    its slider reruns this part alone)."""
     st.subheader(t("pretrained.rehead", layer=layer))
     present.prose(t("pretrained.rehead_intro"))
     options = valid_head_counts(d_model)
