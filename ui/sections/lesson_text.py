@@ -166,6 +166,16 @@ def _explain_softmax(q: quiz.Question, ctx: Context) -> str:
 
 def _explain_heads(q: quiz.Question, ctx: Context) -> str:
     f = q.facts
+    cost = ""
+    if f.get("score_mults") is not None:
+        cost = t(
+            "lesson.heads.cost",
+            n_heads=f["n_heads"],
+            d_k=f["d_k"],
+            d_model=ctx.settings.d_model,
+            T=f["T"],
+            mults=f"{f['score_mults']:,}",
+        )
     return t(
         "lesson.heads.explain",
         head=f["head"],
@@ -175,16 +185,19 @@ def _explain_heads(q: quiz.Question, ctx: Context) -> str:
         n_heads=f["n_heads"],
         params=f"{f['params']:,}",
         d_model=ctx.settings.d_model,
+        cost=cost,
     )
 
 
 def _explain_positional(q: quiz.Question, ctx: Context) -> str:
     f = q.facts
     why = "permute" if q.answer == "permute" else "change"
+    plain = f.get("plain_diff")
     return t(
         "lesson.positional.explain",
         diff=num(f["diff"], 2),
         why=t(f"lesson.positional.why_{why}"),
+        plain="" if plain is None else t("lesson.positional.plain", plain=num(plain, 2)),
     )
 
 
@@ -202,10 +215,18 @@ def _explain_mask(q: quiz.Question, ctx: Context) -> str:
 
 def _explain_addnorm(q: quiz.Question, ctx: Context) -> str:
     f = q.facts
+    bn = ""
+    if f.get("bn_feature_mean") is not None:
+        bn = t(
+            "lesson.addnorm.bn",
+            bn_feature_mean=num(f["bn_feature_mean"], 2),
+            bn_token_mean=num(f["bn_token_mean"], 2),
+        )
     return t(
         "lesson.addnorm.explain",
         token_mean=num(f["token_mean"], 2),
         feature_mean=num(f["feature_mean"], 2),
+        bn=bn,
     )
 
 
@@ -232,6 +253,7 @@ def _explain_cost(q: quiz.Question, ctx: Context) -> str:
         total=size(f["total"]),
         T=f["T"],
         scores=size(f["scores_bytes"]),
+        mqa=f"{f['mqa_bytes']:,}",
     )
 
 
