@@ -270,6 +270,23 @@ def test_every_figure_title_fits_a_phone(lang):
     assert titled >= 8
 
 
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_repeated_token_is_named_with_its_position(lang):
+    """"the cat saw the dog": the mask question and its feedback say which “the” (token 0), and
+    name “dog” without a position (it occurs once)."""
+    case = {**CASES[0], "text": "the cat saw the dog"}
+    at = _open("mask", case, **{"shared.lang": lang})
+    at.button(key="lesson.show").click()
+    rerun(at)
+    strings = STRINGS[lang]
+    the0 = strings["lesson.token_at"].format(token="“\u2068the\u2069”", i=0)
+    text = _text(at)
+    assert text.count(the0) >= 2, text  # the question and the explanation
+    assert "“\u2068dog\u2069”" in text and strings["lesson.token_at"].split("{i}")[0].format(
+        token="“\u2068dog\u2069”"
+    ) + "4" not in text
+
+
 def _fp(case: dict) -> str:
     return fingerprint(Settings(**{**DEFAULTS, **case, "scoring": "dot", "tokenizer": "words"}))
 
