@@ -247,6 +247,9 @@ def test_each_station_explains_its_topic_with_live_numbers(station, case):
     numbers = [w for w in _live_topic_numbers(station, c) if w[0].isdigit() and "bytes" not in w]
     for want in numbers:
         assert want in zh, (station, want, zh)
+    if station == "cost":  # every unit in Chinese: "784 字节", not "784 bytes"
+        feedback = [m.value for m in at.markdown if "FlashAttention" in m.value]
+        assert feedback and all("bytes" not in m for m in feedback), feedback
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])

@@ -252,6 +252,11 @@ def _explain_transformer(q: quiz.Question, ctx: Context) -> str:
     )
 
 
+def _size(n_bytes: int) -> str:
+    """Bytes in prose: under 1 KiB in the page's language ("784 字节"), else binary units."""
+    return t("lesson.bytes", n=f"{n_bytes:,}") if n_bytes < 1024 else size(n_bytes)
+
+
 def _explain_cost(q: quiz.Question, ctx: Context) -> str:
     f = q.facts
     return t(
@@ -259,9 +264,9 @@ def _explain_cost(q: quiz.Question, ctx: Context) -> str:
         n_heads=f["n_heads"],
         d_k=f["d_k"],
         bytes=f"{f['bytes']:,}",
-        total=size(f["total"]),
+        total=_size(f["total"]),
         T=f["T"],
-        scores=size(f["scores_bytes"]),
+        scores=_size(f["scores_bytes"]),
         mqa=f"{f['mqa_bytes']:,}",
     )
 

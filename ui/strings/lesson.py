@@ -33,6 +33,7 @@ EN = {
     "lesson.unavailable": "This station's model could not be loaded here ({error}).",
     "lesson.token_option": "{i}: {token}",
     "lesson.token_at": "{token} (token {i})",
+    "lesson.bytes": "{n} bytes",
     "lesson.capped": "This figure shows tokens {a} to {b} of the {n} (at most {limit}); the "
     "numbers in the text use every token.",
     "lesson.attention": "attention",
@@ -298,6 +299,7 @@ ZH = {
     "lesson.unavailable": "这一站的模型无法在此加载（{error}）。",
     "lesson.token_option": "{i}: {token}",
     "lesson.token_at": "{token}（词元 {i}）",
+    "lesson.bytes": "{n} 字节",
     "lesson.capped": "此图显示 {n} 个词元中的第 {a} 到第 {b} 个（最多 {limit} 个）；正文中的数字使用全部词元。",
     "lesson.attention": "注意力",
     "lesson.layer": "层",
