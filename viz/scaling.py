@@ -13,6 +13,7 @@ from .figure import axis_key, cell_axes, figure, style, subplot_grid
 from .heatmap import DEFAULT_PALETTE, heatmap_row
 from .labels import escape_label, escape_labels
 from .lines import line_layout, line_trace
+from .margins import legend_below, legend_room
 
 UNSCALED = "#D55E00"  # Okabe-Ito vermillion
 SCALED = "#0072B2"  # Okabe-Ito blue
@@ -76,10 +77,13 @@ def std_figure(
         x_title=x_title,
         y_title=y_title,
         height=height,
-        legend_y=-0.2,
         xaxis=_log2_ticks(d_k),
         yaxis=_log2_ticks(all_y),
     )
+    # the legend at the figure's foot, under the axis title: at a share of the plot's height
+    # (y = -0.2) the title "d_k" sat on it on a phone, where the d_k labels stand upright
+    layout["legend"] = legend_below()
+    layout["margin"]["b"] = legend_room(names) + 16  # (upright labels: "1024" hangs lower)
     return figure(data, layout)
 
 

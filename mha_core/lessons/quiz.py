@@ -184,10 +184,11 @@ def softmax_top(tokens: Sequence[str], weights, head: int | None = None) -> Ques
 
 
 # 5. many heads ----------------------------------------------------------------------------------
-def farthest_head(mean_distance, d_model: int) -> Question:
+def farthest_head(mean_distance, d_model: int, n_tokens: int | None = None) -> Question:
     """Which head looks farthest (the largest mean attention distance sum_j w_ij |i - j|)?
     mean_distance (nh,) from `head_stats`. The facts add what h heads of d_model/h cost: the
-    same 4 d_model^2 projection weights (+ 4 d_model biases) for every h."""
+    same 4 d_model^2 projection weights (+ 4 d_model biases) for every h, and (with n_tokens T)
+    the multiplications of the scores, h x T^2 x d_k = T^2 x d_model, one full-width head's."""
     d = _np(mean_distance)
     d = np.where(np.isfinite(d), d, -np.inf)
     best = float(d.max())
@@ -205,21 +206,33 @@ def farthest_head(mean_distance, d_model: int) -> Question:
             "near_dist": float(d[low]),
             "params": 4 * d_model * d_model + 4 * d_model,
             "n_heads": len(d),
+            "d_k": d_model // len(d),
+            "T": n_tokens,
+            "score_mults": None if n_tokens is None else len(d) * n_tokens**2 * (d_model // len(d)),
+            "full_mults": None if n_tokens is None else n_tokens**2 * d_model,
         },
     )
 
 
 # 6. positional encoding: shuffling the words ----------------------------------------------------
-def shuffle_effect(max_abs_diff: float, positional: bool) -> Question:
+def shuffle_effect(
+    max_abs_diff: float, positional: bool, plain_diff: float | None = None
+) -> Question:
     """Shuffle the words: does the attention only move (A' = P A P^T) or change? Right:
-    "permute" when the measured max |A' - P A P^T| is 0 (to float32 rounding), else "change"."""
+    "permute" when the measured max |A' - P A P^T| is 0 (to float32 rounding), else "change".
+    plain_diff: the same shuffle's difference without positional encoding and without a mask
+    (the contrast the feedback quotes), or None."""
     permutes = max_abs_diff < ZERO_TOL
     return Question(
         "positional",
         CHOICE,
         SHUFFLE,
         frozenset({"permute" if permutes else "change"}),
-        {"diff": float(max_abs_diff), "positional": positional},
+        {
+            "diff": float(max_abs_diff),
+            "positional": positional,
+            "plain_diff": None if plain_diff is None else float(plain_diff),
+        },
     )
 
 
@@ -251,14 +264,21 @@ def causal_weight(tokens: Sequence[str], causal_weights, head: int = 0) -> Quest
 
 
 # 8. Add & Norm ------------------------------------------------------------------------------------
-def norm_means(layer_normed) -> Question:
-    """After LayerNorm of the residual sum x + attention(x) (T, C): whose mean is 0, each
-    token's over its features, each feature's over the tokens, both or neither? Measured."""
-    y = _np(layer_normed)
+def _means(normed) -> tuple[float, float]:
+    """The largest |mean| of a token over its features and of a feature over the tokens."""
+    y = _np(normed)
     if y.ndim == 3:
         y = y[0]
-    token_mean = float(np.abs(y.mean(axis=-1)).max())  # (T,) over features
-    feature_mean = float(np.abs(y.mean(axis=0)).max())  # (C,) over tokens
+    return float(np.abs(y.mean(axis=-1)).max()), float(np.abs(y.mean(axis=0)).max())
+
+
+def norm_means(layer_normed, batch_normed=None) -> Question:
+    """After LayerNorm of the residual sum x + attention(x) (T, C): whose mean is 0, each
+    token's over its features, each feature's over the tokens, both or neither? Measured. With
+    batch_normed (BatchNorm of the same sum, statistics over the tokens) the facts add its two
+    means too: the contrast the feedback quotes."""
+    token_mean, feature_mean = _means(layer_normed)  # over features (T,), over tokens (C,)
+    bn = (None, None) if batch_normed is None else _means(batch_normed)
     tok, feat = token_mean < 1e-5, feature_mean < 1e-5
     right = {(True, False): "token", (False, True): "feature", (True, True): "both"}.get(
         (tok, feat), "neither"
@@ -268,7 +288,12 @@ def norm_means(layer_normed) -> Question:
         CHOICE,
         NORM_MEANS,
         frozenset({right}),
-        {"token_mean": token_mean, "feature_mean": feature_mean},
+        {
+            "token_mean": token_mean,
+            "feature_mean": feature_mean,
+            "bn_token_mean": bn[0],
+            "bn_feature_mean": bn[1],
+        },
     )
 
 
@@ -321,6 +346,10 @@ def kv_cache_question(
     cands = kv_candidates(d_model, n_tokens, bytes_per_value)
     right = frozenset(k for k, v in cands.items() if v == per_token)
     scores_bytes = n_heads * n_tokens * n_tokens * bytes_per_value
+    # grouped-query attention at its extreme: one key/value head shared by every head (MQA)
+    mqa = kv_cache_bytes(
+        n_layers=1, n_kv_heads=1, d_k=d_k, n_tokens=1, bytes_per_value=bytes_per_value
+    )
     return Question(
         "cost",
         CHOICE,
@@ -331,6 +360,7 @@ def kv_cache_question(
             "T": n_tokens,
             "total": per_token * n_tokens,
             "scores_bytes": scores_bytes,
+            "mqa_bytes": mqa,
             "d_k": d_k,
             "n_heads": n_heads,
             "d_model": d_model,

@@ -98,6 +98,11 @@ def test_farthest_head_is_the_largest_mean_distance():
     q = quiz.farthest_head(np.array([0.5, 2.0, np.nan, 1.0]), 64)
     assert q.right == {"1"} and q.facts["near"] == 0
     assert q.facts["params"] == 4 * 64 * 64 + 4 * 64
+    assert q.facts["score_mults"] is None  # no T given: no cost of the scores
+    # h heads of d_model/h: the scores cost what one full-width head's cost (Vaswani 2017, 3.2.2)
+    q = quiz.farthest_head(np.array([0.5, 2.0, 1.0, 1.0]), 64, n_tokens=7)
+    assert q.facts["d_k"] == 16
+    assert q.facts["score_mults"] == 4 * 7 * 7 * 16 == q.facts["full_mults"] == 7 * 7 * 64
 
 
 @pytest.mark.parametrize("positional", [True, False])
@@ -106,6 +111,7 @@ def test_shuffling_permutes_exactly_without_positions(positional):
     res = shuffle_attention(WORDS, cfg, shuffle_permutation(len(WORDS), 1))
     q = quiz.shuffle_effect(res.max_abs_diff, positional)
     assert q.answer == ("change" if positional else "permute")
+    assert q.facts["plain_diff"] is None
 
 
 def test_the_causal_mask_gives_a_later_token_zero():
@@ -126,6 +132,10 @@ def test_layer_norm_zeroes_token_means_and_batch_norm_feature_means():
     assert quiz.norm_means(stats.layer_normed).answer == "token"
     assert quiz.norm_means(stats.batch_normed).answer == "feature"
     assert quiz.norm_means(x).answer == "neither"
+    # with BatchNorm beside it: the contrast, each measured
+    q = quiz.norm_means(stats.layer_normed, stats.batch_normed)
+    assert q.answer == "token" and q.facts["bn_feature_mean"] < 1e-6
+    assert q.facts["bn_token_mean"] > 0.1 and q.facts["token_mean"] < 1e-6
 
 
 def test_cross_attention_question_reads_the_target_row():
@@ -141,6 +151,8 @@ def test_kv_cache_bytes_per_token(d_model, nh, T):
                                bytes_per_value=4)  # fmt: skip
     assert per_token == 2 * d_model * 4 == q.facts["bytes"]
     assert q.right == ({"kv", "kvt"} if T == 1 else {"kv"})
+    # one key/value head shared by all nh heads (multi-query): nh times smaller
+    assert q.facts["mqa_bytes"] * nh == per_token == 2 * (d_model // nh) * 4 * nh
 
 
 def test_sink_share_is_the_mean_weight_on_position_zero():

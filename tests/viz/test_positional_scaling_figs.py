@@ -198,6 +198,11 @@ def test_std_figure_measured_over_theory_on_log_axes():
     assert fig["layout"]["xaxis"]["tickvals"] == [1, 2, 4, 8, 16, 32, 64]
     assert fig["layout"]["xaxis"]["title"]["text"] == ESCAPED[0]
     assert fig["data"][1]["line"]["dash"] == "dash"
+    # the legend at the figure's foot, in a bottom margin of its own: at y = -0.2 of the plot
+    # the axis title sat on it on a phone, where the d_k labels stand upright
+    legend = fig["layout"]["legend"]
+    assert (legend["yref"], legend["y"], legend["yanchor"]) == ("container", 0, "bottom")
+    assert fig["layout"]["margin"]["b"] >= 150
 
 
 def test_histogram_figure_overlays_two_densities():

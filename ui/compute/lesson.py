@@ -81,7 +81,7 @@ def heads(tokens: tuple[str, ...], config: AttentionConfig) -> quiz.Question:
     trace = _trace(tokens, config)
     allowed = None if trace.allowed is None else trace.allowed[0]
     stats = head_stats(trace.weights[0], allowed)
-    return quiz.farthest_head(stats.mean_distance, config.d_model)
+    return quiz.farthest_head(stats.mean_distance, config.d_model, len(tokens))
 
 
 def shuffle_perm(n: int, seed: int) -> tuple[int, ...]:
@@ -90,10 +90,15 @@ def shuffle_perm(n: int, seed: int) -> tuple[int, ...]:
 
 @st.cache_data(max_entries=64, show_spinner=False)
 def positional(tokens: tuple[str, ...], config: AttentionConfig) -> quiz.Question:
-    res = positional_compute.shuffle_attention(
-        tokens, config, shuffle_perm(len(tokens), config.seed)
+    perm = shuffle_perm(len(tokens), config.seed)
+    res = positional_compute.shuffle_attention(tokens, config, perm)
+    plain = replace(config, positional=False, mask="none")  # what the shuffle does without PE
+    plain_diff = (
+        None
+        if plain == config
+        else positional_compute.shuffle_attention(tokens, plain, perm).max_abs_diff
     )
-    return quiz.shuffle_effect(res.max_abs_diff, config.positional)
+    return quiz.shuffle_effect(res.max_abs_diff, config.positional, plain_diff)
 
 
 def causal_config(config: AttentionConfig) -> AttentionConfig:
@@ -114,7 +119,8 @@ def residual_norm(tokens: tuple[str, ...], config: AttentionConfig):
 
 @st.cache_data(max_entries=64, show_spinner=False)
 def addnorm(tokens: tuple[str, ...], config: AttentionConfig) -> quiz.Question:
-    return quiz.norm_means(residual_norm(tokens, config).layer_normed)
+    stats = residual_norm(tokens, config)
+    return quiz.norm_means(stats.layer_normed, stats.batch_normed)
 
 
 def target_tokens() -> tuple[str, ...]:

@@ -125,8 +125,6 @@ def go(stop: str) -> None:
     st.session_state[K_STATION] = stop
 
 
-
-
 # Where each station's "explore" link goes, and the controls it sets there.
 def links(station: str, q: quiz.Question) -> tuple[str, dict]:
     f = q.facts
@@ -159,9 +157,10 @@ def links(station: str, q: quiz.Question) -> tuple[str, dict]:
             }
         case "cost":
             return "efficient", {"efficient.view": "cache"}
-        case "real":  # the Every head view on the station's induction head, its score map
-            ind = compute.induction_head()
+        case "real":  # the Every head view on the station's induction head, its score map,
+            ind = compute.induction_head()  # over the sidebar's sentence as the station reads it
             return "llm", {
+                "llm.source": "sentence",
                 "llm.view": "heads",
                 "llm.layer": ind.layer,
                 "llm.head": ind.head,

@@ -15,11 +15,35 @@ from ui.sections.lesson_text import Context, P, induction_text
 from ui.sections.scaling import spread_figure
 from viz.efficient import curves
 from viz.induction import share_grid
+from viz.margins import text_px
 from viz.matrix import matrix_heatmap, weights_compare
 from viz.positional import shuffle_panel
 from viz.transformer import normalised_matrix
 
 SHOWN = widgets.GRID_FULL  # a figure draws at most this many tokens (the last ones)
+TITLE_PX = 400  # a title estimated wider than this (at its 16 px) is broken into two lines:
+# on a phone (390 px) the plot is ~350 px wide and plotly cuts a longer title off
+_BREAKS = (" ", "，", "：", "、")  # where a title may be broken (CJK titles have few spaces)
+
+
+def two_line_title(fig) -> None:
+    """Break the figure's title (already escaped) at the break nearest its middle, when it is
+    too wide for a phone; the top margin and the height grow by a line."""
+    title = fig._layout.get("title") or {}
+    text = title.get("text") if isinstance(title, dict) else None
+    if not text or "<br>" in text or text_px(text, 16) <= TITLE_PX:
+        return
+    half = text_px(text, 16) / 2
+    cuts = [i for i, c in enumerate(text) if c in _BREAKS]
+    if not cuts:
+        return
+    i = min(cuts, key=lambda k: abs(text_px(text[:k], 16) - half))
+    head, tail = (text[:i], text[i + 1 :]) if text[i] == " " else (text[: i + 1], text[i + 1 :])
+    title["text"] = f"{head}<br>{tail}"
+    margin = fig._layout.setdefault("margin", {})
+    margin["t"] = int(margin.get("t", 80)) + 22
+    if fig._layout.get("height"):
+        fig._layout["height"] = int(fig._layout["height"]) + 22
 
 
 def _window(tok: list[str], q: int | None = None) -> int:
@@ -73,7 +97,7 @@ def _fig_scaling(station: str, q: quiz.Question, ctx: Context, trace, key: str):
     stats = compute.scaling_compute.dot_product_stats(
         compute.SPREAD_SAMPLES, ctx.settings.seed, "normal"
     )
-    return spread_figure(stats, height=360)
+    return spread_figure(stats)
 
 
 def _fig_softmax_mask(station: str, q: quiz.Question, ctx: Context, trace, key: str):
@@ -193,6 +217,7 @@ def _fig_real(station: str, q: quiz.Question, ctx: Context, trace, key: str):
         head_label=t("lesson.head"),
         value_label=t("lesson.share"),
     )
+    two_line_title(sink)
     widgets.plot(sink, key=key)
     ind = compute.induction_head()
     st.markdown(induction_text(ind))
@@ -210,6 +235,7 @@ def _fig_real(station: str, q: quiz.Question, ctx: Context, trace, key: str):
         highlight_rows=(ind.n + 1, T),  # the second copy: each row's stripe cell at i - n + 1
         colorbar_below=True,
     )
+    two_line_title(fig)
     widgets.plot(fig, key=f"{key}.induction")
     return None
 
@@ -254,6 +280,7 @@ def figure(station: str, q: quiz.Question, ctx: Context) -> None:
         raise KeyError(station)
     fig = _FIGURES[station](station, q, ctx, trace, key)
     if fig is not None:
+        two_line_title(fig)
         widgets.plot(fig, key=key)
 
 

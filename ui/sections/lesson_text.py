@@ -26,6 +26,15 @@ def quoted(token: str) -> str:
     return f"“{FSI}{text}{PDI}”"
 
 
+def quoted_at(tokens, i: int) -> str:
+    """Token i of `tokens` in prose; with its position when the same token occurs twice or more
+    ("the cat saw the dog": which “the”?)."""
+    i = i % len(tokens)
+    if sum(tok == tokens[i] for tok in tokens) < 2:
+        return quoted(tokens[i])
+    return t("lesson.token_at", token=quoted(tokens[i]), i=i)
+
+
 def token_label(tokens, i: int) -> str:
     return t("lesson.token_option", i=i, token=tokens[i])
 
@@ -79,16 +88,16 @@ def question_text(station: str, q: quiz.Question, ctx: Context) -> str:
     f, tok, s = q.facts, ctx.tokens, ctx.settings
     match station:
         case "why" | "qkv" | "softmax":
-            return t(f"lesson.{station}.q", h=f["head"], q=quoted(tok[f["q"]]))
+            return t(f"lesson.{station}.q", h=f["head"], q=quoted_at(tok, f["q"]))
         case "scaling":
             return t("lesson.scaling.q", lo=f["lo"], hi=f["hi"])
         case "positional":
             pe = t("lesson.positional.on" if s.positional else "lesson.positional.off")
             return t("lesson.positional.q", pe=pe, mask=t(f"side.mask.{s.mask}"))
         case "mask":
-            return t("lesson.mask.q", a=quoted(tok[0]), b=quoted(tok[-1]))
+            return t("lesson.mask.q", a=quoted_at(tok, 0), b=quoted_at(tok, -1))
         case "transformer":
-            return t("lesson.transformer.q", q=quoted(compute.target_tokens()[f["q"]]))
+            return t("lesson.transformer.q", q=quoted_at(compute.target_tokens(), f["q"]))
         case "cost":
             return t("lesson.cost.q", d_model=f["d_model"], n_heads=f["n_heads"], d_k=f["d_k"])
         case _:
@@ -109,9 +118,9 @@ def _explain_why(q: quiz.Question, ctx: Context) -> str:
     return t(
         "lesson.why.explain",
         h=f["head"],
-        q=quoted(tok[f["q"]]),
+        q=quoted_at(tok, f["q"]),
         w=num(f["w"], 2),
-        top=quoted(tok[f["key"]]),
+        top=quoted_at(tok, f["key"]),
         n=f["n"],
         u=num(f["uniform"], 2),
         ratio=num(f["ratio"], 2),
@@ -124,14 +133,14 @@ def _explain_qkv(q: quiz.Question, ctx: Context) -> str:
     if f["second"] is not None:
         second = t(
             "lesson.qkv.second",
-            top=quoted(tok[f["second"]]),
+            top=quoted_at(tok, f["second"]),
             score=num(f["second_score"], 3),
         )
     return t(
         "lesson.qkv.explain",
         h=f["head"],
-        q=quoted(tok[f["q"]]),
-        top=quoted(tok[f["key"]]),
+        q=quoted_at(tok, f["q"]),
+        top=quoted_at(tok, f["key"]),
         score=num(f["score"], 3),
         second=second,
     )
@@ -157,15 +166,25 @@ def _explain_softmax(q: quiz.Question, ctx: Context) -> str:
     return t(
         "lesson.softmax.explain",
         h=f["head"],
-        q=quoted(tok[f["q"]]),
+        q=quoted_at(tok, f["q"]),
         w=num(f["w"], 2),
-        top=quoted(tok[f["key"]]),
+        top=quoted_at(tok, f["key"]),
         total=num(f["sum"], 3),
     )
 
 
 def _explain_heads(q: quiz.Question, ctx: Context) -> str:
     f = q.facts
+    cost = ""
+    if f.get("score_mults") is not None:
+        cost = t(
+            "lesson.heads.cost",
+            n_heads=f["n_heads"],
+            d_k=f["d_k"],
+            d_model=ctx.settings.d_model,
+            T=f["T"],
+            mults=f"{f['score_mults']:,}",
+        )
     return t(
         "lesson.heads.explain",
         head=f["head"],
@@ -175,16 +194,19 @@ def _explain_heads(q: quiz.Question, ctx: Context) -> str:
         n_heads=f["n_heads"],
         params=f"{f['params']:,}",
         d_model=ctx.settings.d_model,
+        cost=cost,
     )
 
 
 def _explain_positional(q: quiz.Question, ctx: Context) -> str:
     f = q.facts
     why = "permute" if q.answer == "permute" else "change"
+    plain = f.get("plain_diff")
     return t(
         "lesson.positional.explain",
         diff=num(f["diff"], 2),
         why=t(f"lesson.positional.why_{why}"),
+        plain="" if plain is None else t("lesson.positional.plain", plain=num(plain, 2)),
     )
 
 
@@ -193,8 +215,8 @@ def _explain_mask(q: quiz.Question, ctx: Context) -> str:
     return t(
         "lesson.mask.explain",
         h=f["head"],
-        a=quoted(tok[0]),
-        b=quoted(tok[-1]),
+        a=quoted_at(tok, 0),
+        b=quoted_at(tok, -1),
         w=num(f["w"], 2),
         above=num(f["above_max"], 2),
     )
@@ -202,10 +224,18 @@ def _explain_mask(q: quiz.Question, ctx: Context) -> str:
 
 def _explain_addnorm(q: quiz.Question, ctx: Context) -> str:
     f = q.facts
+    bn = ""
+    if f.get("bn_feature_mean") is not None:
+        bn = t(
+            "lesson.addnorm.bn",
+            bn_feature_mean=num(f["bn_feature_mean"], 2),
+            bn_token_mean=num(f["bn_token_mean"], 2),
+        )
     return t(
         "lesson.addnorm.explain",
         token_mean=num(f["token_mean"], 2),
         feature_mean=num(f["feature_mean"], 2),
+        bn=bn,
     )
 
 
@@ -214,12 +244,17 @@ def _explain_transformer(q: quiz.Question, ctx: Context) -> str:
     tgt = compute.target_tokens()
     return t(
         "lesson.transformer.explain",
-        q=quoted(tgt[f["q"]]),
+        q=quoted_at(tgt, f["q"]),
         w=num(f["w"], 2),
-        top=quoted(tok[f["key"]]),
+        top=quoted_at(tok, f["key"]),
         n_tgt=f["n_tgt"],
         n_src=f["n_src"],
     )
+
+
+def _size(n_bytes: int) -> str:
+    """Bytes in prose: under 1 KiB in the page's language ("784 字节"), else binary units."""
+    return t("lesson.bytes", n=f"{n_bytes:,}") if n_bytes < 1024 else size(n_bytes)
 
 
 def _explain_cost(q: quiz.Question, ctx: Context) -> str:
@@ -229,9 +264,10 @@ def _explain_cost(q: quiz.Question, ctx: Context) -> str:
         n_heads=f["n_heads"],
         d_k=f["d_k"],
         bytes=f"{f['bytes']:,}",
-        total=size(f["total"]),
+        total=_size(f["total"]),
         T=f["T"],
-        scores=size(f["scores_bytes"]),
+        scores=_size(f["scores_bytes"]),
+        mqa=f"{f['mqa_bytes']:,}",
     )
 
 
@@ -269,10 +305,10 @@ def _explain_limits(q: quiz.Question, ctx: Context) -> str:
     which = "explain_same" if f["top_w"] == f["top_n"] else "explain"
     return t(
         f"lesson.limits.{which}",
-        tw=quoted(mtok[f["top_w"]]),
+        tw=quoted_at(mtok, f["top_w"]),
         w=num(f["w"], 2),
         w_norm=num(f["w_norm"], 2),
-        tn=quoted(mtok[f["top_n"]]),
+        tn=quoted_at(mtok, f["top_n"]),
         n=num(f["n"], 2),
         n_weight=num(f["n_weight"], 2),
     )

@@ -32,6 +32,8 @@ EN = {
     "lesson.needs_text": "a sentence. Type one in the sidebar.",
     "lesson.unavailable": "This station's model could not be loaded here ({error}).",
     "lesson.token_option": "{i}: {token}",
+    "lesson.token_at": "{token} (token {i})",
+    "lesson.bytes": "{n} bytes",
     "lesson.capped": "This figure shows tokens {a} to {b} of the {n} (at most {limit}); the "
     "numbers in the text use every token.",
     "lesson.attention": "attention",
@@ -121,7 +123,11 @@ EN = {
     "lesson.heads.explain": "Head {head} has the largest mean distance, **{dist}** tokens; head "
     "{near} the smallest, {near_dist}. All {n_heads} heads together use {params} weights and "
     "biases in W_Q, W_K, W_V and W_O, the same number for any number of heads at d_model = "
-    "{d_model}.",
+    "{d_model}.{cost}",
+    "lesson.heads.cost": " Concatenated, the {n_heads} heads' outputs ({n_heads} × {d_k} numbers "
+    "a token) make one vector of {d_model} again, which W_O ({d_model} × {d_model}) mixes. Their "
+    "scores for your {T} tokens take {n_heads} × {T}² × {d_k} = {mults} multiplications, as many "
+    "as one head of width {d_model} would ({T}² × {d_model}).",
     "lesson.heads.fig": "Every head's weights",
     # 6
     "lesson.positional.title": "Positional encoding",
@@ -136,7 +142,10 @@ EN = {
     "lesson.positional.opt.permute": "the same weights, only moved with the words (A' = P A Pᵀ)",
     "lesson.positional.opt.change": "the weights themselves change",
     "lesson.positional.explain": "Measured: the largest |A' − P A Pᵀ| over every head is "
-    "**{diff}**. {why}",
+    "**{diff}**. {why}{plain}",
+    "lesson.positional.plain": " Without positional encoding and without a mask, the same "
+    "shuffle's largest |A' − P A Pᵀ| is {plain} (0 up to float32 rounding): the weights only "
+    "move.",
     "lesson.positional.why_permute": "The shuffle only moved the weights: without positions, "
     "attention sees a set of words, not a sequence.",
     "lesson.positional.why_change": "The weights changed: positions (the encoding, or the causal "
@@ -171,7 +180,10 @@ EN = {
     "lesson.addnorm.explain": "Measured after LayerNorm: the largest |mean of a token over its "
     "features| is **{token_mean}**, the largest |mean of a feature over the tokens| is "
     "**{feature_mean}**. LayerNorm never mixes tokens, so it works the same for one token or a "
-    "batch, at training and at test time.",
+    "batch, at training and at test time.{bn}",
+    "lesson.addnorm.bn": " BatchNorm on the same x + attention(x) does the opposite: the "
+    "largest |mean of a feature over the tokens| is {bn_feature_mean} (0 up to float32 "
+    "rounding), while a token's mean over its features stays as large as {bn_token_mean}.",
     "lesson.addnorm.fig": "x + attention(x) after LayerNorm (each row normalised)",
     # 9
     "lesson.transformer.title": "The Transformer: encoder, decoder, cross-attention",
@@ -203,7 +215,11 @@ EN = {
     "lesson.cost.explain": "A key and a value per head per token: 2 × {n_heads} heads × {d_k} × 4 "
     "bytes = **{bytes}** bytes a token, {total} for your {T} tokens. The scores of one step of "
     "plain attention over them take {scores} ({n_heads} × T² × 4 bytes): that part grows with "
-    "T².",
+    "T². Grouped-query attention divides the cache by the number of heads that share a key/value "
+    "head: one shared by all {n_heads} (multi-query attention) would need {mqa} bytes a token "
+    "(Ainslie et al. 2023, §2.2). FlashAttention computes the same scores tile by tile in the "
+    "GPU's fast on-chip memory and never writes the T × T matrix to its main memory: fewer "
+    "memory reads and writes, not fewer multiplications (Dao et al. 2022, §3.1).",
     "lesson.cost.fig": "Memory against the number of tokens T",
     "lesson.cost.kv": "KV cache (2 × d_model × 4 × T)",
     "lesson.cost.scores": "scores (heads × T² × 4)",
@@ -282,6 +298,8 @@ ZH = {
     "lesson.needs_text": "一个句子。请在侧边栏输入。",
     "lesson.unavailable": "这一站的模型无法在此加载（{error}）。",
     "lesson.token_option": "{i}: {token}",
+    "lesson.token_at": "{token}（词元 {i}）",
+    "lesson.bytes": "{n} 字节",
     "lesson.capped": "此图显示 {n} 个词元中的第 {a} 到第 {b} 个（最多 {limit} 个）；正文中的数字使用全部词元。",
     "lesson.attention": "注意力",
     "lesson.layer": "层",
@@ -359,7 +377,10 @@ ZH = {
     "最大？",
     "lesson.heads.explain": "头 {head} 的平均距离最大，为 **{dist}** 个词元；头 {near} 最小，为 "
     "{near_dist}。全部 {n_heads} 个头在 W_Q、W_K、W_V 和 W_O 中共用 {params} 个权重和偏置，在 "
-    "d_model = {d_model} 时，头数不同，这个数也不变。",
+    "d_model = {d_model} 时，头数不同，这个数也不变。{cost}",
+    "lesson.heads.cost": "{n_heads} 个头的输出（每个词元 {n_heads} × {d_k} 个数）拼接后又是一个 "
+    "{d_model} 维的向量，由 W_O（{d_model} × {d_model}）混合。对你的 {T} 个词元，它们的分数需要 "
+    "{n_heads} × {T}² × {d_k} = {mults} 次乘法，与一个宽度为 {d_model} 的头相同（{T}² × {d_model}）。",
     "lesson.heads.fig": "每个头的权重",
     # 6
     "lesson.positional.title": "位置编码",
@@ -371,7 +392,9 @@ ZH = {
     "lesson.positional.off": "关",
     "lesson.positional.opt.permute": "权重不变，只是随词移动（A' = P A Pᵀ）",
     "lesson.positional.opt.change": "权重本身改变",
-    "lesson.positional.explain": "测量结果：所有头上 |A' − P A Pᵀ| 的最大值为 **{diff}**。{why}",
+    "lesson.positional.explain": "测量结果：所有头上 |A' − P A Pᵀ| 的最大值为 **{diff}**。{why}{plain}",
+    "lesson.positional.plain": "没有位置编码、也没有掩码时，同样的打乱，|A' − P A Pᵀ| 的最大值为 {plain}（在 float32 舍入误差内为 0）："
+    "权重只是移动了。",
     "lesson.positional.why_permute": "打乱只是移动了权重：没有位置信息时，注意力看到的是一组词，而不是一个序列。",
     "lesson.positional.why_change": "权重改变了：位置（位置编码，或与位置绑定的因果掩码）让顺序变得重要。",
     "lesson.positional.fig": "头 0：A'（打乱后的句子）与 P A Pᵀ（原句的权重，移动后）",
@@ -399,7 +422,10 @@ ZH = {
     "lesson.addnorm.opt.neither": "都不是",
     "lesson.addnorm.explain": "LayerNorm 之后的测量：词元在其特征上的均值，绝对值最大为 "
     "**{token_mean}**；特征在词元上的均值，绝对值最大为 **{feature_mean}**。LayerNorm 从不混合"
-    "词元，所以无论一个词元还是一批，训练还是测试，它的做法都一样。",
+    "词元，所以无论一个词元还是一批，训练还是测试，它的做法都一样。{bn}",
+    "lesson.addnorm.bn": "对同一个 x + attention(x) 做 BatchNorm 则正相反：特征在词元上的均值，"
+    "绝对值最大为 {bn_feature_mean}（在 float32 舍入误差内为 0），而词元在其特征上的均值最大仍有 "
+    "{bn_token_mean}。",
     "lesson.addnorm.fig": "LayerNorm 之后的 x + attention(x)（每行各自归一化）",
     # 9
     "lesson.transformer.title": "Transformer：编码器、解码器与交叉注意力",
@@ -424,7 +450,10 @@ ZH = {
     "lesson.cost.opt.w": "4 × d_model² × 4 = {value} 字节",
     "lesson.cost.explain": "每个词元每个头一个键和一个值：2 × {n_heads} 个头 × {d_k} × 4 字节 = "
     "每个词元 **{bytes}** 字节，你的 {T} 个词元共 {total}。对它们做一步普通注意力，分数占 {scores}"
-    "（{n_heads} × T² × 4 字节）：这部分随 T² 增长。",
+    "（{n_heads} × T² × 4 字节）：这部分随 T² 增长。分组查询注意力把缓存除以共享同一个键/值头的头数："
+    "若全部 {n_heads} 个头共享一个（多查询注意力），每个词元只需 {mqa} 字节（Ainslie 等 2023，§2.2）。"
+    "FlashAttention 在 GPU 快速的片上内存中逐块计算同样的分数，从不把 T × T 矩阵写入显存：减少的是"
+    "内存读写，而不是乘法次数（Dao 等 2022，§3.1）。",
     "lesson.cost.fig": "内存随词元数 T 的变化",
     "lesson.cost.kv": "KV 缓存（2 × d_model × 4 × T）",
     "lesson.cost.scores": "分数（头数 × T² × 4）",
