@@ -15,10 +15,8 @@ os.environ.setdefault("OMP_NUM_THREADS", "1")
 
 def pytest_collection_modifyitems(config, items):
     """A module's tests run on one worker (its module fixtures are built once); the browser
-    tests run on one worker, one module's server after another, beside the other tests, except
-    the random walk (the longest test, ~3 min), which the other worker can take meanwhile."""
+    tests all run on one worker, one module's server after another, beside the other tests."""
     for item in items:
         path = item.nodeid.split("::", 1)[0]
-        browser = path.startswith("tests/browser/") and path != "tests/browser/test_random_walk.py"
-        group = "browser" if browser else path
+        group = "browser" if path.startswith("tests/browser/") else path
         item.add_marker(pytest.mark.xdist_group(group))
