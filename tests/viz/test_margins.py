@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 import viz
+from viz import matrix
 from viz.margins import COLORBAR_BELOW_PX, reserve_margins, text_px
 
 
@@ -63,8 +64,8 @@ def test_builders_fit_the_margins_once():
 
 def test_a_colour_bar_below_takes_the_bottom_margin_not_the_side():
     m = np.arange(12.0).reshape(3, 4)
-    side = viz.matrix.matrix_heatmap(m).layout
-    below = viz.matrix.matrix_heatmap(m, colorbar_below=True).layout
+    side = matrix.matrix_heatmap(m).layout
+    below = matrix.matrix_heatmap(m, colorbar_below=True).layout
     assert below.margin.r < side.margin.r  # the plot keeps the width a side bar took
     assert below.margin.b > side.margin.b
     assert below.height > side.height  # and the plot its height
