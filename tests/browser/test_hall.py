@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 
 from tests.browser.test_phone import GEOMETRY, _outside, _settle
-from tests.helpers.browser import move_slider, wait_for_app, wait_for_params
+from tests.helpers.browser import move_slider, page_at, wait_for_app, wait_for_params
 
 pytestmark = pytest.mark.browser
 
@@ -126,14 +126,11 @@ def test_home_grid_fills_a_phone_and_titles_its_axes(app_url, browser, tmp_path,
     0.6 of a head's height, and the colour bar lies under the heads. At both widths the axes are
     titled "query" and "key", the titles off every tick label and the colour bar, and all of it
     inside the chart."""
-    context = browser.new_context(viewport={"width": width, "height": 2400})
-    pg = context.new_page()
-    pg.goto(app_url)
-    _settle(pg)
-    g = pg.evaluate(GRID_BOXES)
-    pg.mouse.move(1, 1)
-    pg.screenshot(path=str(tmp_path / f"home_grid_{width}.png"))
-    context.close()
+    with page_at(browser, app_url, width, 2400) as pg:
+        _settle(pg)
+        g = pg.evaluate(GRID_BOXES)
+        pg.mouse.move(1, 1)
+        pg.screenshot(path=str(tmp_path / f"home_grid_{width}.png"))
     chart, plot = g["chart"], g["plot"]
     chart_w = chart[2] - chart[0]
     if width == 390:
