@@ -46,11 +46,6 @@ def page_seconds(url: str) -> float:
     return seconds
 
 
-PROBE = (
-    "() => { for (const g of document.querySelectorAll('.js-plotly-plot')) {"
-    "  const t = g._fullLayout && g._fullLayout.title && g._fullLayout.title.text;"
-    "  if (t && t.startsWith('Layer 1, head')) return t; } return null; }"
-)
 FIRST_CHART = "() => document.querySelector('.js-plotly-plot') !== null"
 
 
@@ -60,11 +55,12 @@ def open_seconds(url: str, rounds: int) -> None:
     from playwright.sync_api import sync_playwright
 
     from tests.browser.server import CHROMIUM_ARGS, chromium_path
+    from tests.helpers.browser import INDUCTION_PROBE
 
     times: dict[str, list[float]] = {"home": [], "induction": []}
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=chromium_path(), args=CHROMIUM_ARGS)
-        pages = (("home", "", FIRST_CHART), ("induction", "/induction", PROBE))
+        pages = (("home", "", FIRST_CHART), ("induction", "/induction", INDUCTION_PROBE))
         for _ in range(rounds):
             for name, path, ready in pages:
                 context = browser.new_context(viewport={"width": 1400, "height": 1000})
@@ -76,12 +72,18 @@ def open_seconds(url: str, rounds: int) -> None:
                 context.close()
         browser.close()
     gaps = [s - h for s, h in zip(times["induction"], times["home"], strict=True)]
-    print("new session, goto -> drawn (s): home's first chart "
-          + ", ".join(f"{x:.2f}" for x in times["home"]) + "; the induction stripe "
-          + ", ".join(f"{x:.2f}" for x in times["induction"]))
-    print(f"stripe - home: {', '.join(f'{g:.2f}' for g in gaps)} s; median "
-          f"{sorted(gaps)[len(gaps) // 2]:.2f} s (target 2 s; load average "
-          f"{os.getloadavg()[0]:.1f})", flush=True)
+    print(
+        "new session, goto -> drawn (s): home's first chart "
+        + ", ".join(f"{x:.2f}" for x in times["home"])
+        + "; the induction stripe "
+        + ", ".join(f"{x:.2f}" for x in times["induction"])
+    )
+    print(
+        f"stripe - home: {', '.join(f'{g:.2f}' for g in gaps)} s; median "
+        f"{sorted(gaps)[len(gaps) // 2]:.2f} s (target 2 s; load average "
+        f"{os.getloadavg()[0]:.1f})",
+        flush=True,
+    )
 
 
 def reference_seconds() -> float:

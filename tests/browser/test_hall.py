@@ -9,7 +9,13 @@ from __future__ import annotations
 import pytest
 
 from tests.browser.test_phone import GEOMETRY, _outside, _settle
-from tests.helpers.browser import move_slider, page_at, wait_for_app, wait_for_params
+from tests.helpers.browser import (
+    INDUCTION_PROBE,
+    move_slider,
+    page_at,
+    wait_for_app,
+    wait_for_params,
+)
 
 pytestmark = pytest.mark.browser
 
@@ -59,20 +65,11 @@ def test_home_switches_to_trained_heads_in_one_click(app_url, page, tmp_path):
     _wait_heads(page, 4)  # the sidebar's own heads, untouched
 
 
-# the Induction page's probe chart: its heatmap's largest weight off the diagonal's left, and
-# its title; drawn once the stored run is on the page
-PROBE = (
-    "() => { for (const g of document.querySelectorAll('.js-plotly-plot')) {"
-    "  const t = g._fullLayout && g._fullLayout.title && g._fullLayout.title.text;"
-    "  if (t && t.startsWith('Layer 1, head')) return t; } return null; }"
-)
-
-
 def test_induction_opens_with_the_stored_stripe(app_url, page, tmp_path):
     """A new session sees the stored run at once: the probe chart and the note, no training
     (the time to it is measured by `python -m bench.induction_live --open 5`, not here)."""
     page.goto(f"{app_url}/induction")
-    page.wait_for_function(PROBE, timeout=60_000, polling=50)
+    page.wait_for_function(INDUCTION_PROBE, timeout=60_000, polling=50)
     page.get_by_text("A finished run, kept with the app").wait_for()
     assert page.get_by_role("button", name="Train both", exact=True).is_enabled()
     page.mouse.move(5, 5)

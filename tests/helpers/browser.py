@@ -207,6 +207,14 @@ def _value_leaves(pg, label: str, before: str, seconds: float) -> bool:
     return False
 
 
+# the Induction page's probe chart (its title): drawn once the stored run is on the page
+INDUCTION_PROBE = (
+    "() => { for (const g of document.querySelectorAll('.js-plotly-plot')) {"
+    "  const t = g._fullLayout && g._fullLayout.title && g._fullLayout.title.text;"
+    "  if (t && t.startsWith('Layer 1, head')) return t; } return null; }"
+)
+
+
 def opening_query(page_id: str) -> str:
     """The query that opens page `page_id` on its charts where it draws none as it opens: the
     lesson asks before it draws (a chart is an answer's reveal), so it opens on station 5 with
