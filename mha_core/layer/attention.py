@@ -24,8 +24,8 @@ import torch.nn.functional as F
 from torch import nn
 
 from .config import check_dropout, check_heads, check_scoring, check_temperature, head_size
-from .grouped import check_kv_heads, repeat_kv
-from .masks import combine_masks, softmax_buffer, zero_empty_rows
+from .grouped import check_kv_heads, grouped_matmul, repeat_kv
+from .masks import combine_masks, mask_scores, softmax_buffer, zero_empty_rows
 from .positional_rope import rope_cos_sin as rope_cos_sin_of
 from .positional_rope import rope_frequencies, rotate_half
 from .scoring import AdditiveScorer, finite_scores
@@ -263,24 +263,25 @@ class MultiHeadAttention(nn.Module):
             k, v, mask = with_cache(k, v, past_kv, mask)  # (B, n_kv, Tp + Tq, hs)
             Tk = k.shape[2]
         qf, kf, vf = in_float32(q, k, v)  # half precision: q.k overflows float16 at 65504
-        group = self.n_heads // self.n_kv_heads  # grouped K/V: query heads per K/V head
-        kf, vf = repeat_kv(kf, group), repeat_kv(vf, group)  # (B, nh, Tk, hs)
+        # (GQA) query head h reads K/V head h // (nh / n_kv): grouped_matmul pairs them
 
         # 2. scores: every query against every key, Q K^T / sqrt(hs) (and / temperature),
         #    then -inf where the mask forbids a pair
         if self.scoring == "dot":
             scale_factor = 1.0 / math.sqrt(self.d_k) if self.scale else 1.0
             # the scale goes on q (Tq x hs) rather than on the scores (Tq x Tk): fewer products
-            att = (qf * (scale_factor / temperature)) @ kf.transpose(-2, -1)  # (B, nh, Tq, Tk)
+            qs = qf * (scale_factor / temperature)  # (B, nh, Tq, hs)
+            att = grouped_matmul(qs, kf.transpose(-2, -1))  # (B, nh, Tq, Tk)
             raw = None
         else:  # additive (Bahdanau): v^T tanh(W_q q + W_k k), never scaled
             scale_factor = 1.0
-            raw = self.scorer.raw_scores(qf, kf)  # (B, nh, Tq, Tk), kept for the trace
+            kf_h = repeat_kv(kf, self.n_heads // self.n_kv_heads)  # (B, nh, Tk, hs)
+            raw = self.scorer.raw_scores(qf, kf_h)  # (B, nh, Tq, Tk), kept for the trace
             att = raw / temperature  # a new tensor: the softmax may overwrite it, not raw
         att = finite_scores(att, temperature, scale_factor)  # a tiny temperature: never inf
         allowed = combine_masks(mask, key_padding_mask, B, Tq, Tk, att.device)
         if allowed is not None:
-            att = att.masked_fill(~allowed, float("-inf"))  # (B, nh, Tq, Tk)
+            att = mask_scores(att, allowed)  # (B, nh, Tq, Tk)
 
         # 3. softmax along the keys (each row sums to 1; a row with no allowed key is all 0),
         #    then each query's weighted sum of the values
@@ -289,7 +290,7 @@ class MultiHeadAttention(nn.Module):
         dropped = None
         if self.training and self.dropout > 0.0:
             dropped = F.dropout(weights, self.dropout, training=True)  # (B, nh, Tq, Tk)
-        y = (weights if dropped is None else dropped) @ vf  # (B, nh, Tq, hs)
+        y = grouped_matmul(weights if dropped is None else dropped, vf)  # (B, nh, Tq, hs)
 
         # 4. concatenate: the heads side by side
         concat = y.transpose(1, 2).reshape(B, Tq, C)  # (B, Tq, C)

@@ -40,6 +40,18 @@ def repeat_kv(x: torch.Tensor, n_rep: int) -> torch.Tensor:
     return x if n_rep == 1 else x.repeat_interleave(n_rep, dim=1)
 
 
+def grouped_matmul(a: torch.Tensor, b: torch.Tensor) -> torch.Tensor:
+    """a (B, nh, Tq, X) @ b (B, n_kv, X, Y) -> (B, nh, Tq, Y), query head h against key/value
+    head h // g (g = nh / n_kv): the g heads of a group stacked as g Tq rows of one matmul, so
+    K and V are read in place rather than copied g times (`repeat_kv`)."""
+    B, nh, Tq, X = a.shape
+    n_kv = b.shape[1]
+    if n_kv == nh:
+        return a @ b
+    out = a.reshape(B, n_kv, (nh // n_kv) * Tq, X) @ b  # (B, n_kv, g Tq, Y)
+    return out.view(B, nh, Tq, b.shape[-1])
+
+
 def mean_pool_kv(x: torch.Tensor, n_kv_heads: int) -> torch.Tensor:
     """(B, nh, T, hs) keys or values -> (B, n_kv, T, hs): the mean of each group of nh / n_kv
     consecutive heads. Ainslie et al. 2023 turn a multi-head checkpoint into a grouped-query one

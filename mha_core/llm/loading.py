@@ -29,7 +29,7 @@ from .gguf_file import default_gguf_path, read_gguf
 from .model import LlmModel
 from .tokenizer import LlmTokenizer, build_tokenizer
 
-CACHE_FORMAT = 1  # bump when what the cache holds changes
+CACHE_FORMAT = 2  # bump when what the cache holds changes (2: wide weights transposed)
 _MIB = 1 << 20
 
 
@@ -66,6 +66,8 @@ def _read_cache(folder: Path):
             special_tokens=info["special_tokens"],
         )
         state = load_file(str(folder / "weights.safetensors"))
+        for name in info["column_major"]:  # stored as W^T (contiguous): W is its view
+            state[name] = state[name].t()
     except (OSError, ValueError, KeyError, TypeError):  # missing, partial or stale: read again
         return None
     return config, tok, state, info["tensor_types"]
@@ -75,7 +77,9 @@ def _write_cache(folder: Path, config, tok: LlmTokenizer, state, types) -> None:
     tmp = folder.with_name(f"{folder.name}.tmp{os.getpid()}")
     try:
         tmp.mkdir(parents=True, exist_ok=True)
-        save_file(state, str(tmp / "weights.safetensors"))
+        wide = sorted(name for name, w in state.items() if is_column_major(w))
+        rows = {name: w.t() if name in wide else w for name, w in state.items()}  # contiguous
+        save_file(rows, str(tmp / "weights.safetensors"))
         tok.tokenizer.save(str(tmp / "tokenizer.json"))
         info = {
             "format": CACHE_FORMAT,
@@ -85,11 +89,27 @@ def _write_cache(folder: Path, config, tok: LlmTokenizer, state, types) -> None:
             "chat_template": tok.chat_template,
             "special_tokens": tok.special_tokens,
             "tensor_types": types,
+            "column_major": wide,
         }
         (tmp / "model.json").write_text(json.dumps(info), encoding="utf-8")
         os.replace(tmp, folder)  # all files at once; a reader never sees half a cache
     except OSError:  # read-only home, full disk, or another process won the race: no cache
         shutil.rmtree(tmp, ignore_errors=True)
+
+
+def column_major_wide(state: dict[str, torch.Tensor]) -> dict[str, torch.Tensor]:
+    """Every weight with more outputs than inputs stored column-major (W^T's rows contiguous):
+    the same values and shape. Writing a token multiplies one vector by every weight, and MKL
+    streams x @ W^T faster when W^T's rows are the long ones (W (1536, 576): ~220 us against
+    ~340 us); for many tokens at once both layouts take the same time."""
+    return {
+        name: w.t().contiguous().t() if w.dim() == 2 and w.shape[0] > w.shape[1] else w
+        for name, w in state.items()
+    }
+
+
+def is_column_major(w: torch.Tensor) -> bool:
+    return w.dim() == 2 and w.shape[0] > 1 and w.stride() == (1, w.shape[0])
 
 
 def load_llm(path: str | Path | None = None, *, cache: bool | str | Path = True) -> LlmModel:
@@ -113,13 +133,14 @@ def load_llm(path: str | Path | None = None, *, cache: bool | str | Path = True)
         contents = read_gguf(path)
         tok = LlmTokenizer.from_metadata(contents.metadata, build_tokenizer(contents.metadata))
         config, state, types = contents.config, contents.state, contents.tensor_types
+        state = column_major_wide(state)
         if folder is not None:
             _write_cache(folder, config, tok, state, types)
     else:
         config, tok, state, types = loaded
     with torch.device("meta"):  # no random initialisation: every weight comes from the file
         model = LlmModel(config, tok)
-    model.load_state_dict(state, strict=True, assign=True)
+    model.load_state_dict(state, strict=True, assign=True)  # keeps each tensor's layout
     model.source = path
     model.tensor_types = types  # GGUF tensor name -> "Q4_1", "F32", ...
     model.requires_grad_(False)

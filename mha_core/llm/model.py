@@ -224,9 +224,11 @@ class LlmModel(nn.Module):
             hidden[i] = x[0]
             # all rows: the softmax writes straight into this layer's slice of the stack
             out = block(x, rope, weights_out=attentions[i : i + 1] if all_rows else None)
-            if not all_rows:
+            if all_rows:
+                head_outs[i] = out.attn.head_outputs[0]  # (nh, T, hs)
+            else:
                 attentions[i] = out.attn.weights[0][:, row_t]  # (nh, R, T)
-            head_outs[i] = out.attn.head_outputs[0][:, row_t]  # (nh, R, hs)
+                head_outs[i] = out.attn.head_outputs[0][:, row_t]  # (nh, R, hs)
             if residual:
                 attn_outs[i] = out.attn.output[0]
                 mlp_outs[i] = out.mlp_out[0]

@@ -20,25 +20,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-import numpy as np
 import torch
 import torch.nn.functional as F
 from torch import nn
 
 from ..layer.attention import AttentionTrace, MultiHeadAttention
+from ..layer.buffers import big_empty
 from ..layer.wordpiece import BertInput, BertTokenizer
 from .config import BertConfig
-
-
-def _empty(*shape: int, dtype: torch.dtype) -> torch.Tensor:
-    """`torch.empty` for the big result buffers, allocated by NumPy: on Linux NumPy advises
-    transparent huge pages for arrays over 4 MB, so filling the 75 MB of attentions at 512 tokens
-    takes ~40 page faults of 2 MB instead of ~18 000 of 4 kB.
-    The tensor shares the array's memory; everything else about it is an ordinary tensor."""
-    np_dtype = {torch.float32: np.float32, torch.float64: np.float64}.get(dtype)
-    if np_dtype is None:
-        return torch.empty(*shape, dtype=dtype)
-    return torch.from_numpy(np.empty(shape, dtype=np_dtype))
 
 
 @dataclass(frozen=True, eq=False)
@@ -173,9 +162,9 @@ class PretrainedModel(nn.Module):
             token_type_ids = torch.zeros_like(input_ids)
         L, nh, C = self.n_layers, self.n_heads, self.d_model
         x = self.embeddings(input_ids, token_type_ids)  # (T, C)
-        hidden = _empty(L + 1, T, C, dtype=x.dtype)  # (L+1, T, C), a row per layer
+        hidden = big_empty(L + 1, T, C, dtype=x.dtype)  # (L+1, T, C), a row per layer
         # each layer's softmax writes straight into its slice: no copy to stack them
-        attentions = _empty(L, nh, T, T, dtype=torch.promote_types(x.dtype, torch.float32))
+        attentions = big_empty(L, nh, T, T, dtype=torch.promote_types(x.dtype, torch.float32))
         hidden[0] = x
         x = x[None]  # (1, T, C)
         traces = []

@@ -143,6 +143,9 @@ def test_the_cache_is_written_then_read(tmp_path, monkeypatch):
     for (n, a), (_, b) in zip(first.state_dict().items(), second.state_dict().items(),
                               strict=True):
         assert torch.equal(a, b), n
+        assert a.stride() == b.stride(), n  # the layout survives the cache
+        wide = a.dim() == 2 and a.shape[0] > a.shape[1]
+        assert loading.is_column_major(a) == wide, n  # one token's matvecs stream W^T's rows
     ids = first.chat_ids("the cat?")
     assert second.chat_ids("the cat?") == ids
     assert torch.equal(first.trace(ids).logits, second.trace(ids).logits)
