@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import viz
 from tests.helpers.numeric import attention_weights
+from viz.llm import query_mosaic
 from viz.revision import stamp
 
 TOKENS = ["the", "cat", "saw", "the", "dog"]
@@ -18,6 +19,16 @@ def test_the_same_figure_built_twice_has_the_same_revision():
     a = _revision(viz.head_grid(attention_weights(4, len(TOKENS)), TOKENS))
     b = _revision(viz.head_grid(attention_weights(4, len(TOKENS)), TOKENS))
     assert a == b and len(a) == 24
+
+
+def test_text_arrays_are_read_by_value():
+    """An object array's bytes are its strings' addresses; two equal texts in new strings (the
+    next rerun's) are the same figure. The llm page's mosaic names each cell's token so."""
+    rows = attention_weights(9, len(TOKENS))[None]  # (1 layer, 9 heads, T keys)
+    a = _revision(query_mosaic(rows[:, :, 0], [t.upper().lower() for t in TOKENS]))
+    b = _revision(query_mosaic(rows[:, :, 0], ["".join(t) for t in TOKENS]))
+    c = _revision(query_mosaic(rows[:, :, 0], [*TOKENS[:-1], "cow"]))
+    assert a == b != c
 
 
 def test_stamping_again_keeps_the_revision():
