@@ -95,6 +95,20 @@ def _write_cache(folder: Path, config, tok: LlmTokenizer, state, types) -> None:
         os.replace(tmp, folder)  # all files at once; a reader never sees half a cache
     except OSError:  # read-only home, full disk, or another process won the race: no cache
         shutil.rmtree(tmp, ignore_errors=True)
+        return
+    _remove_older_formats(folder.parent)
+
+
+def _remove_older_formats(root: Path) -> None:
+    """Delete the caches an earlier format wrote (538 MB each for SmolLM2): no load reads them
+    again. Caches of other GGUF files in this format stay."""
+    for other in root.iterdir():
+        try:
+            fmt = json.loads((other / "model.json").read_text(encoding="utf-8")).get("format")
+        except (OSError, ValueError, AttributeError):
+            continue  # not a cache, or one being written
+        if fmt != CACHE_FORMAT:
+            shutil.rmtree(other, ignore_errors=True)
 
 
 def column_major_wide(state: dict[str, torch.Tensor]) -> dict[str, torch.Tensor]:

@@ -4,6 +4,7 @@ Face; and files the reader must refuse with a clear message."""
 
 from __future__ import annotations
 
+import json
 import os
 
 import numpy as np
@@ -128,8 +129,11 @@ def test_unpermute_undoes_llama_cpp():
 def test_the_cache_is_written_then_read(tmp_path, monkeypatch):
     path = tmp_path / "m.gguf"
     write_llama_gguf(path, TinyLlama(), "Q8_0")
+    old = tmp_path / "cache" / "llm" / "written-by-format-1"  # an earlier format's cache
+    old.mkdir(parents=True)
+    (old / "model.json").write_text(json.dumps({"format": loading.CACHE_FORMAT - 1}))
     first = mha_core.load_llm(path, cache=tmp_path / "cache")
-    (folder,) = (tmp_path / "cache" / "llm").iterdir()
+    (folder,) = (tmp_path / "cache" / "llm").iterdir()  # the old one deleted
     assert {p.name for p in folder.iterdir()} == {
         "weights.safetensors", "tokenizer.json", "model.json"
     }
