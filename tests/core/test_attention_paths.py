@@ -192,3 +192,32 @@ def test_additive_scores_are_their_formula():
             for j in range(S):
                 f = torch.tanh(q[:, h, i] @ add.w_q[h] + k[:, h, j] @ add.w_k[h])  # (B, hs)
                 _close(got[:, h, i, j], f @ add.v[h])
+
+
+@pytest.mark.parametrize("n_kv", [NH, 2, 1])
+def test_inference_masking_and_grouped_heads_equal_the_autograd_path(xs, n_kv):
+    """Without autograd the mask is a 0 / -inf bias added in place (`mask_scores`), and the
+    query heads of a group meet their one K and V in one matmul (`grouped_matmul`); with
+    autograd, `masked_fill` and the same heads. Checked on a causal mask, a padding mask with a
+    sequence that is all padding (empty rows), and both, against K and V repeated per head."""
+    m = MultiHeadAttention(C, NH, n_kv_heads=n_kv, seed=5)
+    x, _ = xs
+    pad = torch.tensor([[False, False, False, True, True], [True] * T])  # batch 1: all padding
+    for mask, kpm in (("causal", None), (None, pad), ("causal", pad)):
+        grad = m(x, mask=mask, key_padding_mask=kpm)
+        assert grad.weights.requires_grad
+        with torch.inference_mode():
+            fast = m(x, mask=mask, key_padding_mask=kpm)
+        _close(fast.weights, grad.weights.detach())
+        _close(fast.output, grad.output.detach())
+        if kpm is not None:
+            assert (fast.weights[1] == 0).all()  # all padding: nothing to attend
+        g = NH // n_kv
+        k, v = fast.k.repeat_interleave(g, 1), fast.v.repeat_interleave(g, 1)  # (B, nh, T, hs)
+        _close(fast.head_outputs, fast.weights @ v)
+        scores = fast.q @ k.transpose(-2, -1) * HS**-0.5
+        allowed = fast.allowed.expand_as(scores)
+        _close(
+            fast.weights[allowed],
+            torch.softmax(scores.masked_fill(~allowed, -torch.inf), -1)[allowed],
+        )
