@@ -31,9 +31,11 @@ import argparse
 import contextlib
 import random
 import sys
+import tempfile
 import time
 from collections import Counter
 from dataclasses import dataclass, field
+from pathlib import Path
 from urllib.parse import parse_qsl, urlsplit
 
 from tests.helpers.depends import DEPENDS
@@ -319,12 +321,17 @@ class Walker:
             self.trip = None  # the round trip check is for a switch back right after a switch
         runs = self.runs_done()
         self.typed, self.lang_radios = {}, choices.get("lang", [])
+        self.acting = kind  # the control chosen, named once chosen (for a failure's finding)
         try:
             action, own = getattr(self, f"_do_{kind}")(choices[kind], page)
         except NotSettled as exc:
             return self._stuck(Finding("unsettled", i, page, kind, str(exc)))
         except Exception as exc:  # the walker could not act (an element went away): go on
-            action, own = f"{kind} (failed: {str(exc).splitlines()[0][:120]})", None
+            shot = Path(tempfile.gettempdir()) / f"walk-{r.seed}-{i}.png"
+            with contextlib.suppress(Exception):  # what the page showed, for the finding
+                pg.screenshot(path=str(shot), full_page=True)
+            why = str(exc).splitlines()[0][:120]
+            action, own = f"{self.acting} (failed: {why}; page as it was: {shot})", None
             r.findings.append(Finding("error", i, page, kind, action))  # and no lost-settings check
         r.steps, r.actions[page], r.kinds[kind] = i, r.actions[page] + 1, r.kinds[kind] + 1
         t1 = time.monotonic()
@@ -370,6 +377,7 @@ class Walker:
     def _do_control(self, widgets: list[dict], page: str) -> tuple[str, set]:
         w = self.rng.choice(widgets)
         el, name = self._loc(w), param_of_key(w["key"]) or w["key"] or "?"
+        self.acting = f"control {w['area']} {w['kind'][2:]} {name} (#{w['nth']})"
         own = {name} | ({"text"} if name == "example" else set())
         if w["kind"] in TEXT_KINDS:
             text, commit = self.rng.choice(TEXTS), self.rng.random() >= BLUR_COMMIT
@@ -380,6 +388,7 @@ class Walker:
                 w2 = self.rng.choice(others)
                 name2 = param_of_key(w2["key"]) or w2["key"] or "?"
                 kind2 = "stRadio" if w2 in self.lang_radios else w2["kind"]
+                self.acting += f", then {w2['area']} {kind2[2:]} {name2} (#{w2['nth']})"
                 what2 = getattr(self, "_" + kind2[2:].lower())(self._loc(w2))
                 own |= {name2} | ({"text"} if name2 == "example" else set())
                 what = f"{what}, at once {w2['area']} {kind2[2:]} {name2}: {what2}"
