@@ -263,7 +263,6 @@ class MultiHeadAttention(nn.Module):
             k, v, mask = with_cache(k, v, past_kv, mask)  # (B, n_kv, Tp + Tq, hs)
             Tk = k.shape[2]
         qf, kf, vf = in_float32(q, k, v)  # half precision: q.k overflows float16 at 65504
-        # (GQA) query head h reads K/V head h // (nh / n_kv): grouped_matmul pairs them
 
         # 2. scores: every query against every key, Q K^T / sqrt(hs) (and / temperature),
         #    then -inf where the mask forbids a pair
@@ -271,7 +270,7 @@ class MultiHeadAttention(nn.Module):
             scale_factor = 1.0 / math.sqrt(self.d_k) if self.scale else 1.0
             # the scale goes on q (Tq x hs) rather than on the scores (Tq x Tk): fewer products
             qs = qf * (scale_factor / temperature)  # (B, nh, Tq, hs)
-            att = grouped_matmul(qs, kf.transpose(-2, -1))  # (B, nh, Tq, Tk)
+            att = grouped_matmul(qs, kf.transpose(-2, -1))  # (B, nh, Tq, Tk); GQA: h reads h // g
             raw = None
         else:  # additive (Bahdanau): v^T tanh(W_q q + W_k k), never scaled
             scale_factor = 1.0
