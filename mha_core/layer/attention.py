@@ -54,9 +54,7 @@ class AttentionTrace:
         """(B, nh, Tq, Tk) raw scores: Q K^T for dot-product, v^T tanh(.) for additive."""
         if self.additive_scores is not None:
             return self.additive_scores
-        qf, kf = self.q.float(), self.k.float()
-        kf = repeat_kv(kf, qf.shape[1] // kf.shape[1])  # (B, nh, Tk, hs): each head's keys
-        return qf @ kf.transpose(-2, -1)
+        return grouped_matmul(self.q.float(), self.k.float().transpose(-2, -1))
 
     @property
     def scaled_scores(self) -> torch.Tensor:
