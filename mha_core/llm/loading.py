@@ -158,4 +158,5 @@ def load_llm(path: str | Path | None = None, *, cache: bool | str | Path = True)
     model.source = path
     model.tensor_types = types  # GGUF tensor name -> "Q4_1", "F32", ...
     model.requires_grad_(False)
+    model.keep_row_major_unembedding()
     return model.eval()

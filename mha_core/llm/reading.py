@@ -48,7 +48,7 @@ def logit_lens(
     output. `token` defaults to the model's top prediction there."""
     pos = _position(trace, position)
     h = trace.hidden_states[:, pos]  # (L+1, C)
-    logits = model.norm(h) @ model.unembedding.T  # (L+1, V)
+    logits = model.logits_of(h)  # (L+1, V)
     probs = torch.softmax(logits, dim=-1)
     tok = int(logits[-1].argmax()) if token is None else int(token)
     if not 0 <= tok < logits.shape[-1]:

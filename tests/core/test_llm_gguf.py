@@ -12,7 +12,9 @@ import pytest
 import torch
 
 import mha_core
+from mha_core.layer.buffers import BufferPool
 from mha_core.llm import gguf_file, loading
+from mha_core.llm import model as llm_model
 from tests.helpers.gguf_files import TinyLlama, llama_cpp_permute, write_llama_gguf
 
 TEXT = "the cat sat on the mat; there in the other street 😀 吗 \n\n  at  one"
@@ -90,6 +92,44 @@ def test_kv_cache_equals_recomputing_on_random_lengths(pair):
         logits = ours.forward_cached(seq[start:stop], cache)
         assert (logits - full[stop - 1]).abs().max() <= 1e-5 * full.abs().max()
         start = stop
+
+
+def test_logits_of_many_rows_block_by_block(pair, monkeypatch):
+    ours = pair[0]
+    w = ours.unembedding
+    assert loading.is_column_major(w)  # stored for writing; many rows read the row-major copy
+    h = torch.randn(6, ours.config.d_model, generator=torch.Generator().manual_seed(0))
+    with torch.inference_mode():
+        ref = torch.nn.functional.linear(ours.norm(h), w)  # (6, V)
+        monkeypatch.setattr(llm_model, "VOCAB_BLOCK", 7)  # many blocks, the last one partial
+        assert ours.config.vocab_size % 7
+        got = ours.logits_of(h)
+        one = ours.logits_of(h[2:3])
+        ids = torch.tensor([0, 5, ours.config.vocab_size - 1, 5])
+        assert torch.equal(ours.embed_tokens(ids), ours.embed(ids))
+    tol = 1e-5 * float(ref.abs().max())
+    torch.testing.assert_close(got, ref, rtol=1e-5, atol=tol)
+    torch.testing.assert_close(one, ref[2:3], rtol=1e-5, atol=tol)
+
+
+def test_a_dropped_trace_lends_its_memory_to_the_next(pair, monkeypatch):
+    ours = pair[0]
+    rng = np.random.default_rng(3)
+    a, b = (rng.integers(0, ours.config.vocab_size, 30).tolist() for _ in range(2))
+    ref_b = ours.trace(b).attentions.clone()  # in ordinary memory
+    monkeypatch.setattr(ours, "buffers", BufferPool(min_bytes=0))  # pool every result
+    first = ours.trace(a)
+    kept = first.attentions.clone()
+    second = ours.trace(b)  # the first is still held: new memory
+    assert torch.equal(first.attentions, kept)
+    firsts = {t.data_ptr() for t in (first.attentions, first.hidden_states, first.head_outputs)}
+    del first
+    third = ours.trace(b)
+    assert firsts & {t.data_ptr() for t in (third.attentions, third.hidden_states)}
+    torch.testing.assert_close(third.attentions, ref_b, rtol=1e-5, atol=1e-7)
+    torch.testing.assert_close(second.attentions, ref_b, rtol=1e-5, atol=1e-7)
+    ours.release_buffers()
+    assert ours.buffers.idle_bytes == 0
 
 
 @pytest.mark.parametrize("qtype", ["F16", "BF16", "Q4_0", "Q5_0", "Q5_1"])

@@ -58,7 +58,10 @@ def release_memory() -> None:
     A trace of 512 tokens allocates and frees hundreds of MB in blocks of ~1-20 MB; glibc keeps
     freed blocks under its (growing) mmap threshold in the heap for reuse, and a replica's RSS
     stayed ~700 MB above what it held (bench/llm_memory.py: 1.76 GB after 10 sessions of 512
-    tokens without this). A no-op where there is no glibc."""
+    tokens without this). The model's own pool of freed trace buffers goes first (it would
+    keep the 283 MB of a 512-token stack for the next trace). The trim is a no-op where there
+    is no glibc."""
+    model().release_buffers()
     trim = getattr(_LIBC, "malloc_trim", None)
     if trim is not None:
         trim(0)
