@@ -63,8 +63,8 @@ EN = {
     "llm.col.prob": "p(token)",
     "llm.col.candidates": "top candidates",
     "llm.heads_intro": "The attention of all {n} heads at one query token of the text below "
-    "(the chat prompt, and the answer once generated). In each layer the query heads are "
-    "grouped by the key/value head they share: {group} query heads per group.",
+    "(the chat prompt or the sentence, then the answer once generated). In each layer the "
+    "query heads are grouped by the key/value head they share: {group} query heads per group.",
     "llm.heads_text": "The text the heads read ({n} tokens)",
     "llm.heads_cut": "The text has {n:,} tokens; this view reads the first {limit:,}.",
     "llm.prompt_only.chat": "Before Generate, the heads read the prompt alone.",
@@ -266,7 +266,7 @@ ZH = {
     "llm.col.token": "词元",
     "llm.col.prob": "p(词元)",
     "llm.col.candidates": "最佳候选",
-    "llm.heads_intro": "下面文本 (对话提示,生成之后还有回答) 中一个查询词元处全部 {n} 个头的注意力。"
+    "llm.heads_intro": "下面文本 (对话提示或句子,生成之后还有回答) 中一个查询词元处全部 {n} 个头的注意力。"
     "每一层里,查询头按它们共享的键/值头分组:每组 {group} 个查询头。",
     "llm.heads_text": "这些头读取的文本 ({n} 个词元)",
     "llm.heads_cut": "文本共有 {n:,} 个词元;此视图只读取前 {limit:,} 个。",
