@@ -157,7 +157,7 @@ class LlmModel(nn.Module):
         if not config.tied:
             self.unembed = nn.Linear(config.d_model, config.vocab_size, bias=False)
         self.buffers = BufferPool()  # a trace's big results (283 MB of attentions at 512 tokens)
-        self._unembedding_rows: torch.Tensor | None = None  # see keep_row_major_unembedding
+        self._rows_copy: tuple[torch.Tensor, int, torch.Tensor] | None = None  # W_U, version, copy
 
     def release_buffers(self) -> None:
         """Hand the memory of freed traces kept for the next one back to the system."""
@@ -170,16 +170,27 @@ class LlmModel(nn.Module):
 
     def keep_row_major_unembedding(self) -> None:
         """Keep a row-major copy of W_U when it is stored column-major (`load_llm` stores it so,
-        for writing: one vector times W_U streams faster that way), for `logits_of` many rows."""
+        for writing: one vector times W_U streams faster that way), for `logits_of` many rows.
+        The copy is used only while W_U is the same tensor, unchanged since."""
         w = self.unembedding
-        self._unembedding_rows = None if w.is_contiguous() else w.contiguous()
+        if w.is_contiguous() or w.is_inference():  # an inference tensor has no version to check
+            self._rows_copy = None
+        else:
+            self._rows_copy = (w, w._version, w.contiguous())
+
+    @property
+    def unembedding_rows(self) -> torch.Tensor:
+        """(V, C) W_U row-major: the copy while it is current, else W_U as it is stored."""
+        w = self.unembedding
+        kept = self._rows_copy
+        if kept is not None and kept[0] is w and kept[1] == w._version:
+            return kept[2]
+        return w
 
     def embed_tokens(self, ids: torch.Tensor) -> torch.Tensor:
         """(T,) ids -> (T, C) their rows of the embedding (of the row-major copy when tied:
         a row of a column-major table is C scattered numbers)."""
-        if self.config.tied and self._unembedding_rows is not None:
-            return F.embedding(ids, self._unembedding_rows)
-        return self.embed(ids)
+        return F.embedding(ids, self.unembedding_rows) if self.config.tied else self.embed(ids)
 
     def logits_of(self, h: torch.Tensor) -> torch.Tensor:
         """(R, C) residual-stream rows -> (R, V) logits: the final RMSNorm, then @ W_U^T.
@@ -188,7 +199,7 @@ class LlmModel(nn.Module):
         VOCAB_BLOCK tokens of the vocabulary: MKL took 10-25% longer for the whole (R, 49,152)
         product at once, at 4 to 512 rows (README)."""
         h = self.norm(h)  # (R, C)
-        w = self.unembedding if self._unembedding_rows is None else self._unembedding_rows
+        w = self.unembedding_rows
         if h.shape[0] == 1 or not w.is_contiguous():
             return F.linear(h, self.unembedding)  # (R, V)
         out = torch.empty(h.shape[0], w.shape[0], dtype=h.dtype)  # (R, V)

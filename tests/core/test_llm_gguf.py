@@ -110,6 +110,24 @@ def test_logits_of_many_rows_block_by_block(pair, monkeypatch):
     tol = 1e-5 * float(ref.abs().max())
     torch.testing.assert_close(got, ref, rtol=1e-5, atol=tol)
     torch.testing.assert_close(one, ref[2:3], rtol=1e-5, atol=tol)
+    assert ours.unembedding_rows.is_contiguous()
+
+
+def test_a_changed_unembedding_is_never_read_from_the_stale_copy(tmp_path):
+    path = tmp_path / "m.gguf"
+    write_llama_gguf(path, TinyLlama(), "F32")
+    ours = mha_core.load_llm(path, cache=False)
+    h = torch.randn(3, ours.config.d_model, generator=torch.Generator().manual_seed(1))
+    with torch.no_grad():
+        ours.embed.weight.mul_(2.0)  # in place: W_U changed, the row-major copy did not
+    with torch.inference_mode():
+        want = torch.nn.functional.linear(ours.norm(h), ours.unembedding)
+        got = ours.logits_of(h)
+        ids = torch.tensor([1, 2])
+        assert torch.equal(ours.embed_tokens(ids), ours.embed(ids))
+    torch.testing.assert_close(got, want, rtol=1e-5, atol=1e-5 * float(want.abs().max()))
+    ours.keep_row_major_unembedding()  # a new copy, then used again
+    assert ours.unembedding_rows is not ours.unembedding
 
 
 def test_a_dropped_trace_lends_its_memory_to_the_next(pair, monkeypatch):
