@@ -193,15 +193,17 @@ class LlmModel(nn.Module):
         return F.embedding(ids, self.unembedding_rows) if self.config.tied else self.embed(ids)
 
     def logits_of(self, h: torch.Tensor) -> torch.Tensor:
-        """(R, C) residual-stream rows -> (R, V) logits: the final RMSNorm, then @ W_U^T.
+        """(R, C) residual-stream rows -> (R, V) logits: the final RMSNorm, then @ W_U^T; one
+        row (C,) -> (V,).
 
-        One row multiplies W_U as it is stored. Several rows multiply a row-major W_U in blocks of
-        VOCAB_BLOCK tokens of the vocabulary: MKL took 10-25% longer for the whole (R, 49,152)
-        product at once, at 4 to 512 rows (README)."""
+        One row multiplies W_U as it is stored (a (C,) row: a matrix-vector product). Several
+        rows multiply a row-major W_U in blocks of VOCAB_BLOCK tokens of the vocabulary: MKL
+        took 10-25% longer for the whole (R, 49,152) product at once, at 4 to 512 rows (README).
+        """
         h = self.norm(h)  # (R, C)
         w = self.unembedding_rows
-        if h.shape[0] == 1 or not w.is_contiguous():
-            return F.linear(h, self.unembedding)  # (R, V)
+        if h.dim() == 1 or h.shape[0] == 1 or not w.is_contiguous():
+            return F.linear(h, self.unembedding)  # (R, V) or (V,)
         out = torch.empty(h.shape[0], w.shape[0], dtype=h.dtype)  # (R, V)
         for j in range(0, w.shape[0], VOCAB_BLOCK):
             torch.mm(h, w[j : j + VOCAB_BLOCK].t(), out=out[:, j : j + VOCAB_BLOCK])
@@ -310,7 +312,7 @@ class LlmModel(nn.Module):
             out = block(x, rope, past_kv=cache.layer(i))
             cache.set(i, out.attn.k, out.attn.v)  # (1, n_kv, Tp + T, hs): past and new
             x = out.x
-        return self.logits_of(x[0, -1:])[0]  # (V,)
+        return self.logits_of(x[0, -1])  # (V,)
 
     def stream(
         self,
