@@ -330,7 +330,8 @@ class Walker:
             shot = Path(tempfile.gettempdir()) / f"walk-{r.seed}-{i}.png"
             with contextlib.suppress(Exception):  # what the page showed, for the finding
                 pg.screenshot(path=str(shot), full_page=True)
-            why = str(exc).splitlines()[0][:120]
+            lines = [x.strip() for x in str(exc).splitlines() if x.strip()]
+            why = " | ".join([lines[0][:120], *lines[1:][-3:]]) if lines else type(exc).__name__
             action, own = f"{self.acting} (failed: {why}; page as it was: {shot})", None
             r.findings.append(Finding("error", i, page, kind, action))  # and no lost-settings check
         r.steps, r.actions[page], r.kinds[kind] = i, r.actions[page] + 1, r.kinds[kind] + 1
