@@ -70,7 +70,7 @@ class BufferPool:
     def _give_back(self, raw: torch.Tensor) -> None:
         with self._lock:
             self._idle.append(raw)
-            while sum(b.numel() * 4 for b in self._idle) > self.max_idle_bytes:
+            while self.idle_bytes > self.max_idle_bytes:
                 self._idle.pop(0)
 
     @property
